@@ -1,0 +1,138 @@
+package segtool.formats.io;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Positional, read-only access to one file through a single reused window of fixed capacity.
+ *
+ * <p>The length is taken once, at open, like the server's stat at boot: bytes appended later are not seen. Memory
+ * does not grow with the file: every read lands in the same direct buffer, and a length read from disk is never used
+ * to size an allocation. A range larger than the window is served by {@link #map}, which costs address space and
+ * page cache but no heap.
+ */
+public final class SegmentChannel implements Closeable {
+    public static final int DEFAULT_WINDOW = 4 << 20;
+
+    private final Path path;
+    private final FileChannel channel;
+    private final long size;
+    private final ByteBuffer window;
+    private long windowStart;
+    private int windowLength;
+
+    private SegmentChannel(Path path, FileChannel channel, long size, int capacity) {
+        this.path = path;
+        this.channel = channel;
+        this.size = size;
+        this.window = ByteBuffer.allocateDirect(capacity);
+        this.windowStart = 0;
+        this.windowLength = 0;
+    }
+
+    public static SegmentChannel open(Path path) throws IOException {
+        return open(path, DEFAULT_WINDOW);
+    }
+
+    public static SegmentChannel open(Path path, int windowCapacity) throws IOException {
+        return open(path, windowCapacity, Long.MAX_VALUE);
+    }
+
+    /** Views only the first {@code limit} bytes (the WAL-checkpoint variant judges a prefix). */
+    public static SegmentChannel open(Path path, int windowCapacity, long limit) throws IOException {
+        FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
+        try {
+            return new SegmentChannel(path, channel, Math.min(limit, channel.size()), windowCapacity);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    /** The file length at open. */
+    public long size() {
+        return size;
+    }
+
+    public int capacity() {
+        return window.capacity();
+    }
+
+    /** The window buffer. Valid only until the next call to {@link #at}. */
+    public ByteBuffer buffer() {
+        return window;
+    }
+
+    /**
+     * Makes {@code [pos, pos + len)} available in {@link #buffer()} and returns the index where {@code pos} sits.
+     * Requires {@code len <= capacity()} and {@code pos + len <= size()}.
+     */
+    public int at(long pos, int len) throws IOException {
+        if (len > window.capacity() || pos < 0 || pos + len > size || pos + len < pos) {
+            throw new IllegalArgumentException(path + ": range " + pos + "+" + len + " is outside the window or file");
+        }
+        if (pos >= windowStart && pos + len <= windowStart + windowLength) {
+            return (int) (pos - windowStart);
+        }
+        fill(pos, (int) Math.min(window.capacity(), size - pos));
+        return 0;
+    }
+
+    private void fill(long pos, int want) throws IOException {
+        window.clear();
+        window.limit(want);
+        long at = pos;
+        while (window.hasRemaining()) {
+            int n;
+            try {
+                n = channel.read(window, at);
+            } catch (IOException e) {
+                windowLength = 0;
+                throw new IOException(path + " @ " + at + ": read failed: " + e.getMessage(), e);
+            }
+            if (n < 0) {
+                windowLength = 0;
+                throw new IOException(path + " @ " + at + ": file shrank while being read (expected "
+                        + size + " bytes)");
+            }
+            at += n;
+        }
+        windowStart = pos;
+        windowLength = want;
+        window.clear();
+    }
+
+    /** Maps {@code [pos, pos + len)} read-only, for ranges wider than the window. */
+    public MappedByteBuffer map(long pos, long len) throws IOException {
+        if (pos < 0 || len < 0 || pos + len > size || len > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(path + ": cannot map " + pos + "+" + len);
+        }
+        try {
+            return channel.map(FileChannel.MapMode.READ_ONLY, pos, len);
+        } catch (IOException e) {
+            throw new IOException(path + " @ " + pos + ": map failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Copies {@code len <= capacity()} bytes starting at {@code pos} into a fresh array (for small displays). */
+    public byte[] read(long pos, int len) throws IOException {
+        int i = at(pos, len);
+        byte[] out = new byte[len];
+        window.get(i, out, 0, len);
+        return out;
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+}

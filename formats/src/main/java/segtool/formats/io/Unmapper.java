@@ -1,0 +1,36 @@
+package segtool.formats.io;
+
+import java.lang.reflect.Field;
+import java.nio.ByteBuffer;
+
+/**
+ * Releases a mapped buffer at once instead of when the collector gets to it, so that verifying many large records
+ * does not pile mappings (and resident pages) up. Falls back to doing nothing where the JDK does not allow it.
+ */
+public final class Unmapper {
+    private static final sun.misc.Unsafe UNSAFE = unsafe();
+
+    private Unmapper() {
+    }
+
+    private static sun.misc.Unsafe unsafe() {
+        try {
+            Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+            f.setAccessible(true);
+            return (sun.misc.Unsafe) f.get(null);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Unmaps {@code mapped}; the caller must hold no other view of it. */
+    public static void unmap(ByteBuffer mapped) {
+        if (UNSAFE != null && mapped != null && mapped.isDirect()) {
+            try {
+                UNSAFE.invokeCleaner(mapped);
+            } catch (RuntimeException ignored) {
+                // a slice or duplicate: leave it to the collector
+            }
+        }
+    }
+}

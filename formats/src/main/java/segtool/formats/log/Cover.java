@@ -1,0 +1,80 @@
+package segtool.formats.log;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import segtool.formats.hash.Xxh3;
+import segtool.formats.io.Unmapper;
+
+/**
+ * The batch-checksum input (F 2.5): 44 bytes of header meta, then each frame's stored 8-byte checksum. XXH3 here
+ * hashes one contiguous range, so the cover is gathered into one reused buffer. Past {@link #HEAP_CAP} bytes (a
+ * batch of more than ~130,000 messages) it spills to a temporary file that is mapped for the hash, so a message
+ * count read from disk never sizes a heap allocation.
+ */
+final class Cover implements AutoCloseable {
+    static final int HEAP_CAP = 1 << 20;
+
+    private final ByteBuffer heap = ByteBuffer.allocate(HEAP_CAP).order(ByteOrder.LITTLE_ENDIAN);
+    private Path spillPath;
+    private FileChannel spill;
+    private long spilled;
+
+    void reset() throws IOException {
+        heap.clear();
+        spilled = 0;
+        if (spill != null) {
+            spill.truncate(0);
+        }
+    }
+
+    void putLong(long v) throws IOException {
+        if (heap.remaining() < Long.BYTES) {
+            flushToSpill();
+        }
+        heap.putLong(v);
+    }
+
+    void putInt(int v) {
+        heap.putInt(v);
+    }
+
+    private void flushToSpill() throws IOException {
+        if (spill == null) {
+            spillPath = Files.createTempFile("segtool-cover", ".bin");
+            spill = FileChannel.open(spillPath, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                    StandardOpenOption.DELETE_ON_CLOSE);
+        }
+        heap.flip();
+        while (heap.hasRemaining()) {
+            spilled += spill.write(heap, spilled);
+        }
+        heap.clear();
+    }
+
+    long hash() throws IOException {
+        if (spilled == 0) {
+            return Xxh3.hash(heap.array(), 0, heap.position());
+        }
+        flushToSpill();
+        MappedByteBuffer mapped = spill.map(FileChannel.MapMode.READ_ONLY, 0, spilled);
+        try {
+            return Xxh3.hash(mapped, 0, (int) spilled);
+        } finally {
+            Unmapper.unmap(mapped);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (spill != null) {
+            spill.close();
+            spill = null;
+        }
+    }
+}
