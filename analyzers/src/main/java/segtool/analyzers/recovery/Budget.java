@@ -1,0 +1,57 @@
+package segtool.analyzers.recovery;
+
+import segtool.formats.io.U64;
+
+/**
+ * The shared work budget of RECOVERY.md 2.4: one per partition load, cumulative across segments. Only the damage
+ * probe and the durable anchor search grow or charge it; a failing charge stays counted.
+ */
+public final class Budget {
+    public static final int UNITS_PER_RESIDUE_BYTE = 2;
+    public static final int VERIFY_BYTES_PER_RESIDUE_BYTE = 4;
+
+    private long limitUnits;
+    private long spentUnits;
+    private long limitVerify;
+    private long spentVerify;
+
+    public void grow(long residue) {
+        limitUnits = U64.addSat(limitUnits, U64.mulSat(residue, UNITS_PER_RESIDUE_BYTE));
+        limitVerify = U64.addSat(limitVerify, U64.mulSat(residue, VERIFY_BYTES_PER_RESIDUE_BYTE));
+    }
+
+    public boolean chargeCandidate() {
+        spentUnits = U64.addSat(spentUnits, 1);
+        return U64.le(spentUnits, limitUnits);
+    }
+
+    public boolean chargeVerify(long bytes) {
+        spentVerify = U64.addSat(spentVerify, bytes);
+        return U64.le(spentVerify, limitVerify);
+    }
+
+    public long limitUnits() {
+        return limitUnits;
+    }
+
+    public long spentUnits() {
+        return spentUnits;
+    }
+
+    public long limitVerify() {
+        return limitVerify;
+    }
+
+    public long spentVerify() {
+        return spentVerify;
+    }
+
+    public Budget copy() {
+        Budget b = new Budget();
+        b.limitUnits = limitUnits;
+        b.spentUnits = spentUnits;
+        b.limitVerify = limitVerify;
+        b.spentVerify = spentVerify;
+        return b;
+    }
+}

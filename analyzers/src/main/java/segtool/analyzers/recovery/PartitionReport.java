@@ -1,0 +1,72 @@
+package segtool.analyzers.recovery;
+
+import java.util.ArrayList;
+import java.util.List;
+import segtool.formats.naming.PartitionPath;
+
+/**
+ * The verdict for one partition under one {@code enforce_fsync} value: accepted, refused (with the refusal), or an
+ * I/O error that prevented a verdict; the sweep's deletions; one report per segment in ascending order; and the
+ * chain guard's {@code recoverable_bytes}.
+ */
+public final class PartitionReport {
+    public enum Outcome {
+        ACCEPTED, REFUSED, IO_ERROR;
+
+        public String json() {
+            return name().toLowerCase();
+        }
+    }
+
+    public final PartitionPath partition;
+    public final boolean durable;
+    public Outcome outcome = Outcome.ACCEPTED;
+    public Refusal refusal;
+    public String ioError;
+    public final List<PlannedOp.Delete> swept = new ArrayList<>();
+    public final List<SegmentReport> segments = new ArrayList<>();
+    public final List<String> warnings = new ArrayList<>();
+    public long recoverableBytes;
+    public Budget budget;
+    /** The verdict under the other {@code enforce_fsync} value, when asked for. */
+    public PartitionReport otherMode;
+
+    public PartitionReport(PartitionPath partition, boolean durable) {
+        this.partition = partition;
+        this.durable = durable;
+    }
+
+    /** Every planned operation in execution order: sweep deletions, staging writes, then pass C per segment. */
+    public List<PlannedOp> operations() {
+        List<PlannedOp> all = new ArrayList<>(swept);
+        for (SegmentReport s : segments) {
+            for (PlannedOp op : s.operations) {
+                if (op instanceof PlannedOp.StageIndex) {
+                    all.add(op);
+                }
+            }
+        }
+        if (outcome == Outcome.ACCEPTED) {
+            for (SegmentReport s : segments) {
+                for (PlannedOp op : s.operations) {
+                    if (!(op instanceof PlannedOp.StageIndex)) {
+                        all.add(op);
+                    }
+                }
+            }
+        }
+        return all;
+    }
+
+    /** Exit-code class: 0 clean, 1 recovery would change files, 2 refused, 3 I/O error. */
+    public int severity() {
+        switch (outcome) {
+            case IO_ERROR:
+                return 3;
+            case REFUSED:
+                return 2;
+            default:
+                return operations().isEmpty() ? 0 : 1;
+        }
+    }
+}

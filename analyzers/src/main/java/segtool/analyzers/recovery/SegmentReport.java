@@ -1,0 +1,80 @@
+package segtool.analyzers.recovery;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import segtool.formats.index.IndexEntry;
+
+/**
+ * Everything pass A learned about one segment: the files as found, each scan and walk with where it stopped, the
+ * probes, the anchor search, the result and its bounds, and the planned operations. Filled in by the engine in the
+ * order recovery runs; fields a run did not reach stay null.
+ */
+public final class SegmentReport {
+    /** The per-segment status of the scan report (precedence: recovered_empty > truncated > index_rebuilt > clean). */
+    public enum Status {
+        CLEAN, TRUNCATED, INDEX_REBUILT, RECOVERED_EMPTY, REFUSED, NOT_EXAMINED;
+
+        public String json() {
+            return name().toLowerCase();
+        }
+    }
+
+    /** What pass A decided: keep the index, rebuild it, an empty segment, or nothing because of a refusal. */
+    public enum Result { KEEP, REBUILT, EMPTY, REFUSED, NOT_EXAMINED }
+
+    public final long start;
+    public final Path log;
+    public final Path index;
+    public String stemWarning;
+    public long logLength;
+    public long indexLength;
+    public long entries;
+    public IndexEntry first;
+    public IndexEntry last;
+    /** The decision step of RECOVERY 4.3 (A2, A4, A5, A6, A7), or "no-entries" / "checkpoint". */
+    public String step;
+    public IndexScan scan;
+    public Walk fromLast;
+    public Walk fromFirst;
+    public Walk rebuild;
+    public final List<ProbeResult> probes = new ArrayList<>();
+    public AnchorSearch anchorSearch;
+    public Result result = Result.NOT_EXAMINED;
+    public Status status = Status.NOT_EXAMINED;
+    public Refusal refusal;
+    // bounds after recovery
+    public long startTimestamp;
+    public long endTimestamp;
+    public long endOffset;
+    public long size;
+    public long indexSize;
+    public boolean recoveredEmpty;
+    public List<IndexEntry> rebuiltEntries;
+    public final List<PlannedOp> operations = new ArrayList<>();
+    /** Regions of the log boot accepts without re-reading them (RECOVERY 11.1). */
+    public List<Region> unread = List.of();
+    /** The anchor that admitted a gap before this segment (pass B), if any. */
+    public segtool.formats.anchor.AnchorRecord anchoredGap;
+
+    public SegmentReport(long start, Path log, Path index) {
+        this.start = start;
+        this.log = log;
+        this.index = index;
+        this.endOffset = start;
+    }
+
+    /** Index entries the log cannot prove, counted from the top: {@code n - provable_entries}, or -1 if unmeasured. */
+    public long stepBack() {
+        return anchorSearch == null ? -1 : entries - anchorSearch.provableEntries();
+    }
+
+    /** The lowest position a walk stopped at short of the end, i.e. where the residue starts; -1 if none. */
+    public long damagePosition() {
+        return probes.isEmpty() ? -1 : probes.get(probes.size() - 1).damagePosition();
+    }
+
+    public boolean changesFiles() {
+        return !operations.isEmpty();
+    }
+}

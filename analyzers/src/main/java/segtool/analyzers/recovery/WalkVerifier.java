@@ -1,0 +1,59 @@
+package segtool.analyzers.recovery;
+
+import java.io.Closeable;
+import java.io.IOException;
+import segtool.formats.io.SegmentChannel;
+import segtool.formats.log.Defect;
+import segtool.formats.log.RecordVerifier;
+
+/**
+ * Verify(p, n) for the walks of one segment. The walks ask for records in log order; an implementation may verify
+ * records ahead of the walk on other cores, as long as every answer equals what a sequential check would give.
+ */
+abstract class WalkVerifier implements Closeable {
+
+    static WalkVerifier create(SegmentChannel log, int threads, int window, long maxBatchBytes) throws IOException {
+        if (threads <= 1) {
+            return new Sequential(log);
+        }
+        return new ParallelWalkVerifier(log, threads, window, maxBatchBytes);
+    }
+
+    /** A walk starts at {@code position}: a hint that records will be asked for in order from there. */
+    abstract void startWalk(long position);
+
+    /** Verify the record at {@code position} of {@code length} bytes, asked for by a walk in log order. */
+    abstract Defect verify(long position, long length) throws IOException;
+
+    /** Verify one record out of walk order (probe survivors, anchor search). */
+    abstract Defect verifyAside(long position, long length) throws IOException;
+
+    /** Verifies on the calling thread through the walk's own channel. */
+    static final class Sequential extends WalkVerifier {
+        private final SegmentChannel log;
+        private final RecordVerifier verifier = new RecordVerifier();
+
+        Sequential(SegmentChannel log) {
+            this.log = log;
+        }
+
+        @Override
+        void startWalk(long position) {
+        }
+
+        @Override
+        Defect verify(long position, long length) throws IOException {
+            return verifier.verify(log, position, length);
+        }
+
+        @Override
+        Defect verifyAside(long position, long length) throws IOException {
+            return verifier.verify(log, position, length);
+        }
+
+        @Override
+        public void close() throws IOException {
+            verifier.close();
+        }
+    }
+}
