@@ -57,6 +57,10 @@ public final class RecoveryEngine {
             return new Options(maxMessageSizeUpperBytes, window, n, checkpoint);
         }
 
+        public Options withMaxMessageSizeUpper(long bytes) {
+            return new Options(bytes, window, threads, checkpoint);
+        }
+
         public Options withWindow(int bytes) {
             return new Options(maxMessageSizeUpperBytes, bytes, threads, checkpoint);
         }

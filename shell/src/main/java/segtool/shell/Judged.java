@@ -1,0 +1,60 @@
+package segtool.shell;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.recovery.PartitionReport;
+import segtool.analyzers.recovery.RecoveryEngine;
+import segtool.analyzers.target.DataDirJudge;
+import segtool.analyzers.target.Targets;
+import segtool.formats.naming.PartitionPath;
+import segtool.shell.options.OutputOptions;
+import segtool.shell.options.VerdictOptions;
+
+/** A PATH resolved and judged: what every verdict-printing command starts from. */
+public record Judged(Targets targets, String displayPath, List<PartitionReport> reports) {
+
+    /** Resolves {@code path} (or the shell's open path), judges it, and shows progress on a terminal. */
+    public static Judged of(CommandSpec spec, String path, VerdictOptions verdict, OutputOptions output, boolean both)
+            throws Exception {
+        Path target = ShellSession.resolve(spec, path);
+        Targets targets = Targets.resolve(target);
+        List<PartitionPath> partitions = new ArrayList<>(targets.partitions());
+        if (verdict.partitionId != null) {
+            if (partitions.size() != 1) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--partition-id applies to a single partition, but " + target + " holds " + partitions.size());
+            }
+            partitions.set(0, partitions.get(0).withPartitionId(verdict.partitionId));
+        }
+        for (PartitionPath p : partitions) {
+            if (p.partitionId() < 0) {
+                throw new CommandLine.ParameterException(spec.commandLine(), p.directory()
+                        + ": the directory name is not a partition id; pass --partition-id N");
+            }
+        }
+        RecoveryEngine.Options options = RecoveryEngine.Options.defaults()
+                .withMaxMessageSizeUpper(verdict.maxMessageSizeUpper);
+        DataDirJudge judge = new DataDirJudge(options, Runtime.getRuntime().availableProcessors());
+        try (Progress progress = Progress.start(output, "judging")) {
+            List<PartitionReport> reports = judge.judge(partitions, verdict.enforceFsync, both, progress);
+            return new Judged(targets, target.toString(), reports);
+        }
+    }
+
+    /** The exit code: the worst partition's severity. */
+    public int exitCode() {
+        int worst = ExitCodes.CLEAN;
+        for (PartitionReport r : reports) {
+            if (targets.segment() == null || r.outcome != PartitionReport.Outcome.ACCEPTED) {
+                worst = ExitCodes.worst(worst, r.severity());
+            } else {
+                worst = ExitCodes.worst(worst, r.segments.stream().filter(s -> s.start == targets.segment())
+                        .anyMatch(s -> !s.operations.isEmpty()) ? ExitCodes.CHANGES : ExitCodes.CLEAN);
+            }
+        }
+        return worst;
+    }
+}

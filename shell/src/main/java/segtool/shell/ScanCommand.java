@@ -1,0 +1,137 @@
+package segtool.shell;
+
+import com.github.freva.asciitable.AsciiTable;
+import com.github.freva.asciitable.Column;
+import com.github.freva.asciitable.HorizontalAlign;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.recovery.PartitionReport;
+import segtool.analyzers.recovery.SegmentReport;
+import segtool.analyzers.report.ScanJson;
+import segtool.shell.options.OutputOptions;
+import segtool.shell.options.VerdictOptions;
+import segtool.shell.render.Verdicts;
+
+/** {@code scan PATH}: the verdict boot recovery would reach, per partition or per segment, worst first. */
+@Command(name = "scan", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = "Predict what the server's boot recovery decides for a data directory, a partition or a "
+                + "segment, without changing anything.",
+        footer = ExitCodes.HELP)
+public final class ScanCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "PATH", arity = "0..1",
+            description = "Data directory, partition directory, segment file or crash dump. Default: the open path.")
+    String path;
+
+    @Mixin
+    VerdictOptions verdict;
+
+    @Mixin
+    OutputOptions output;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        Judged judged = Judged.of(spec, path, verdict, output, false);
+        PrintWriter out = spec.commandLine().getOut();
+        int exit = judged.exitCode();
+        if (output.json) {
+            out.println(ScanJson.mapper().writeValueAsString(
+                    ScanJson.report(judged.displayPath(), Version.current(), verdict.enforceFsync, judged.reports(),
+                            exit)));
+            out.flush();
+            return exit;
+        }
+        if (!output.quiet) {
+            out.println(judged.targets().kind() == segtool.analyzers.target.Targets.Kind.DATA_DIRECTORY
+                    ? partitionTable(judged.reports()) : segmentTable(judged));
+        }
+        out.println(Verdicts.mode(verdict.enforceFsync) + " (the topic's setting changes the verdict; pass "
+                + "--enforce-fsync=" + !verdict.enforceFsync + " to see the other)");
+        for (PartitionReport r : judged.reports()) {
+            if (judged.reports().size() == 1 || r.outcome != PartitionReport.Outcome.ACCEPTED) {
+                out.println(Verdicts.name(r) + ": " + Verdicts.summary(r));
+            }
+        }
+        out.flush();
+        return exit;
+    }
+
+    private static String partitionTable(List<PartitionReport> reports) {
+        List<PartitionReport> rows = new ArrayList<>(reports);
+        rows.sort(Comparator.comparingInt(PartitionReport::severity).reversed()
+                .thenComparing(r -> r.partition.directory().toString()));
+        return AsciiTable.getTable(AsciiTable.BASIC_ASCII_NO_DATA_SEPARATORS, rows, List.of(
+                new Column().header("PARTITION").dataAlign(HorizontalAlign.LEFT).with(Verdicts::name),
+                new Column().header("OUTCOME").dataAlign(HorizontalAlign.LEFT).with(r -> r.outcome.json()),
+                new Column().header("SEGMENTS").dataAlign(HorizontalAlign.RIGHT)
+                        .with(r -> Integer.toString(r.segments.size())),
+                new Column().header("VERDICT").dataAlign(HorizontalAlign.LEFT).maxWidth(90)
+                        .with(Verdicts::summary)));
+    }
+
+    private static String segmentTable(Judged judged) {
+        List<String[]> rows = new ArrayList<>();
+        List<SegmentReport> segs = new ArrayList<>();
+        for (PartitionReport r : judged.reports()) {
+            for (SegmentReport s : r.segments) {
+                if (judged.targets().segment() == null || judged.targets().segment() == s.start) {
+                    segs.add(s);
+                }
+            }
+        }
+        segs.sort(Comparator.comparingInt((SegmentReport s) -> rank(s.status)).reversed()
+                .thenComparing(s -> s.start, Long::compareUnsigned));
+        return AsciiTable.getTable(AsciiTable.BASIC_ASCII_NO_DATA_SEPARATORS, segs, List.of(
+                new Column().header("SEGMENT").dataAlign(HorizontalAlign.RIGHT).with(s -> Verdicts.u64(s.start)),
+                new Column().header("STATUS").dataAlign(HorizontalAlign.LEFT).with(s -> s.status.json()),
+                new Column().header("LOG BYTES").dataAlign(HorizontalAlign.RIGHT).with(s -> Verdicts.u64(s.logLength)),
+                new Column().header("KEPT").dataAlign(HorizontalAlign.RIGHT).with(s -> bounded(s)
+                        ? Verdicts.u64(s.size) : "-"),
+                new Column().header("END OFFSET").dataAlign(HorizontalAlign.RIGHT).with(s -> bounded(s)
+                        ? Verdicts.u64(s.endOffset) : "-"),
+                new Column().header("INDEX").dataAlign(HorizontalAlign.RIGHT).with(s -> s.entries + (bounded(s)
+                        ? " -> " + s.indexSize / 24 : "")),
+                new Column().header("PLAN").dataAlign(HorizontalAlign.LEFT).maxWidth(60).with(ScanCommand::plan)));
+    }
+
+    private static boolean bounded(SegmentReport s) {
+        return s.result == SegmentReport.Result.KEEP || s.result == SegmentReport.Result.REBUILT
+                || s.result == SegmentReport.Result.EMPTY;
+    }
+
+    private static String plan(SegmentReport s) {
+        if (s.refusal != null) {
+            return s.refusal.variant().name();
+        }
+        List<String> ops = new ArrayList<>();
+        s.operations.forEach(op -> ops.add(op.kind()));
+        return ops.isEmpty() ? "-" : String.join(", ", ops);
+    }
+
+    static int rank(SegmentReport.Status status) {
+        switch (status) {
+            case REFUSED:
+                return 5;
+            case RECOVERED_EMPTY:
+                return 4;
+            case TRUNCATED:
+                return 3;
+            case INDEX_REBUILT:
+                return 2;
+            case NOT_EXAMINED:
+                return 1;
+            default:
+                return 0;
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package segtool.shell;
+
+import java.nio.file.Path;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * State that lives across lines of the interactive shell (picocli resets annotated fields between lines): the
+ * path opened with {@code open}. One-shot commands have no open path.
+ */
+public final class ShellSession {
+    private static volatile Path openPath;
+
+    private ShellSession() {
+    }
+
+    public static Path openPath() {
+        return openPath;
+    }
+
+    public static void open(Path path) {
+        openPath = path;
+    }
+
+    /** {@code path} if given, else the open path, else a usage error. */
+    public static Path resolve(CommandSpec spec, String path) {
+        if (path != null) {
+            return Path.of(path);
+        }
+        if (openPath != null) {
+            return openPath;
+        }
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing required parameter: 'PATH'"
+                + " (or `open PATH` first in the shell)");
+    }
+}

@@ -1,0 +1,33 @@
+package segtool.shell;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Properties;
+import picocli.CommandLine;
+
+/** The version stamped into the jar at build time. */
+public final class Version implements CommandLine.IVersionProvider {
+    private static final String VERSION = load();
+
+    private static String load() {
+        try (InputStream in = Version.class.getResourceAsStream("/segtool/version.properties")) {
+            Properties p = new Properties();
+            if (in != null) {
+                p.load(in);
+            }
+            return p.getProperty("version", "unknown");
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    public static String current() {
+        return VERSION;
+    }
+
+    @Override
+    public String[] getVersion() {
+        return new String[]{"segtool " + VERSION,
+            "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")"};
+    }
+}
