@@ -33,6 +33,7 @@ final class ParallelWalkVerifier extends WalkVerifier {
 
     private final SegmentChannel log;
     private final SegmentChannel headers;
+    private final SegmentChannel walkHeaders;
     private final long maxBatchBytes;
     private final Worker[] workers;
     private final Map<Long, Answer> answers = new HashMap<>();
@@ -57,6 +58,7 @@ final class ParallelWalkVerifier extends WalkVerifier {
         this.log = log;
         this.maxBatchBytes = maxBatchBytes;
         this.headers = SegmentChannel.open(log.path(), HEADER_WINDOW, log.size());
+        this.walkHeaders = SegmentChannel.open(log.path(), HEADER_WINDOW, log.size());
         this.workers = new Worker[threads];
         try {
             for (int i = 0; i < threads; i++) {
@@ -84,6 +86,11 @@ final class ParallelWalkVerifier extends WalkVerifier {
             }
         }
         return p;
+    }
+
+    @Override
+    SegmentChannel walkHeaders() {
+        return walkHeaders;
     }
 
     @Override
@@ -211,6 +218,9 @@ final class ParallelWalkVerifier extends WalkVerifier {
         aside.close();
         if (headers != null) {
             headers.close();
+        }
+        if (walkHeaders != null) {
+            walkHeaders.close();
         }
         if (first != null) {
             throw first;

@@ -556,7 +556,7 @@ public final class RecoveryEngine {
 
             /** Steps 1-4 shared by W and R: the next verified record at {@code pos}, or null with {@link #stop}. */
             private BatchHeader verifiedAt(long pos) throws IOException, Refusal.Raised {
-                BatchHeader h = headerAt(log, pos);
+                BatchHeader h = headerAt(verifier.walkHeaders(), pos);
                 if (h == null) {
                     return null;
                 }

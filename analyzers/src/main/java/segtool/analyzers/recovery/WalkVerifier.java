@@ -19,6 +19,9 @@ abstract class WalkVerifier implements Closeable {
         return new ParallelWalkVerifier(log, threads, window, maxBatchBytes);
     }
 
+    /** The channel a walk reads its headers through: the verifier's own window, or a small one of its own. */
+    abstract SegmentChannel walkHeaders();
+
     /** A walk starts at {@code position}: a hint that records will be asked for in order from there. */
     abstract void startWalk(long position);
 
@@ -35,6 +38,11 @@ abstract class WalkVerifier implements Closeable {
 
         Sequential(SegmentChannel log) {
             this.log = log;
+        }
+
+        @Override
+        SegmentChannel walkHeaders() {
+            return log;
         }
 
         @Override
