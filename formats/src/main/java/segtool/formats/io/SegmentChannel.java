@@ -30,7 +30,8 @@ public final class SegmentChannel implements Closeable {
         this.path = path;
         this.channel = channel;
         this.size = size;
-        this.window = ByteBuffer.allocateDirect(capacity);
+        // A window larger than the file would hold nothing more: small files get small windows.
+        this.window = ByteBuffer.allocateDirect((int) Math.max(1, Math.min(capacity, size)));
         this.windowStart = 0;
         this.windowLength = 0;
     }

@@ -20,7 +20,7 @@ import segtool.formats.io.Unmapper;
 final class Cover implements AutoCloseable {
     static final int HEAP_CAP = 1 << 20;
 
-    private final ByteBuffer heap = ByteBuffer.allocate(HEAP_CAP).order(ByteOrder.LITTLE_ENDIAN);
+    private ByteBuffer heap = ByteBuffer.allocate(4096).order(ByteOrder.LITTLE_ENDIAN);
     private Path spillPath;
     private FileChannel spill;
     private long spilled;
@@ -35,7 +35,15 @@ final class Cover implements AutoCloseable {
 
     void putLong(long v) throws IOException {
         if (heap.remaining() < Long.BYTES) {
-            flushToSpill();
+            if (heap.capacity() < HEAP_CAP) {
+                ByteBuffer bigger = ByteBuffer.allocate(Math.min(HEAP_CAP, heap.capacity() * 2))
+                        .order(ByteOrder.LITTLE_ENDIAN);
+                heap.flip();
+                bigger.put(heap);
+                heap = bigger;
+            } else {
+                flushToSpill();
+            }
         }
         heap.putLong(v);
     }
