@@ -46,7 +46,7 @@ public final class RecoveryEngine {
     public record Options(long maxMessageSizeUpperBytes, int window, int threads, Checkpoint checkpoint) {
         public static Options defaults() {
             return new Options(MAX_MESSAGE_SIZE_UPPER_BYTES, SegmentChannel.DEFAULT_WINDOW,
-                    Runtime.getRuntime().availableProcessors(), null);
+                    Integer.getInteger("segtool.threads", Runtime.getRuntime().availableProcessors()), null);
         }
 
         public Options withCheckpoint(Checkpoint c) {
