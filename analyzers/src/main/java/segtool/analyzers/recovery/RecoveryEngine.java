@@ -106,6 +106,19 @@ public final class RecoveryEngine {
         return report;
     }
 
+    /** Thrown when the judging thread is interrupted (Ctrl-C in the shell): the judgement is abandoned. */
+    public static final class Cancelled extends RuntimeException {
+        public Cancelled() {
+            super("cancelled", null, false, false);
+        }
+    }
+
+    private static void checkCancelled() {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new Cancelled();
+        }
+    }
+
     /** One partition load: the state the server keeps between segments. */
     private final class Load {
         private final PartitionPath partition;
@@ -556,6 +569,7 @@ public final class RecoveryEngine {
 
             /** Steps 1-4 shared by W and R: the next verified record at {@code pos}, or null with {@link #stop}. */
             private BatchHeader verifiedAt(long pos) throws IOException, Refusal.Raised {
+                checkCancelled();
                 BatchHeader h = headerAt(verifier.walkHeaders(), pos);
                 if (h == null) {
                     return null;
@@ -692,6 +706,9 @@ public final class RecoveryEngine {
                 long verified = 0;
                 for (long c = dmg + 1; c + BatchHeader.LENGTH <= len; c++) {
                     candidates++;
+                    if ((candidates & 0xFFFF) == 0) {
+                        checkCancelled();
+                    }
                     if (!budget.chargeCandidate()) {
                         seg.probes.add(new ProbeResult(dmg, residue, candidates, verifications, verified, -1, true));
                         throw new Refusal.Raised(unverifiedResidue(dmg));
@@ -774,6 +791,9 @@ public final class RecoveryEngine {
                 String mappingReason = null;
                 IndexEntry prev = null;
                 for (long i = 0; i < seg.entries; i++) {
+                    if ((i & 0x3FF) == 0) {
+                        checkCancelled();
+                    }
                     IndexEntry e = index.entry(i);
                     if (i > 0 && (U64.le(e.offset(), prev.offset()) || U64.le(e.position(), prev.position()))) {
                         return new IndexScan(false, false, i, "entry " + i + " does not advance past entry "
