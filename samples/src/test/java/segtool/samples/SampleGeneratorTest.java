@@ -88,4 +88,13 @@ class SampleGeneratorTest {
         assertEquals(0, run("--help"));
         assertTrue(stdout.toString(StandardCharsets.UTF_8).contains("usage: SampleGenerator OUT"));
     }
+
+    @Test
+    void readmeTable_listsEveryShape() throws IOException {
+        String readme = Files.readString(Path.of(System.getProperty("basedir", "")).toAbsolutePath()
+                .resolve("README.md"));
+        for (SampleGenerator.Shape s : SampleGenerator.shapes()) {
+            assertTrue(readme.contains("| `" + s.name() + "` |"), "README.md has no row for " + s.name());
+        }
+    }
 }
