@@ -44,12 +44,13 @@ final class DataDir {
                     + "{\"sku\":\"TEA-GREEN-500G\",\"qty\":1,\"price\":17.50},{\"sku\":\"TEA-GREEN-1KG\",\"qty\":1,"
                     + "\"price\":31.00}],\"currency\":\"EUR\"}",
             "{\"order\":10002,\"customer\":\"c-0107\",\"lines\":[{\"sku\":\"MUG-STONE-300ML\",\"qty\":4,"
-                    + "\"price\":12.00},{\"sku\":\"MUG-STONE-450ML\",\"qty\":4,\"price\":14.00}],\"currency\":\"EUR\"}",
-            "{\"order\":10003,\"customer\":\"c-0042\",\"lines\":[{\"sku\":\"TEA-BLACK-250G\",\"qty\":1,\"price\":8.90}],"
+                    + "\"price\":12.00},{\"sku\":\"MUG-STONE-450ML\",\"qty\":4,\"price\":14.00}],"
                     + "\"currency\":\"EUR\"}",
+            "{\"order\":10003,\"customer\":\"c-0042\",\"lines\":[{\"sku\":\"TEA-BLACK-250G\",\"qty\":1,"
+                    + "\"price\":8.90}],\"currency\":\"EUR\"}",
             "{\"order\":10004,\"customer\":\"c-0311\",\"lines\":[{\"sku\":\"KETTLE-STEEL-1L\",\"qty\":1,"
-                    + "\"price\":45.00},{\"sku\":\"TEA-BLACK-250G\",\"qty\":3,\"price\":8.90},{\"sku\":\"TEA-BLACK-500G\","
-                    + "\"qty\":1,\"price\":15.90}],\"currency\":\"EUR\"}");
+                    + "\"price\":45.00},{\"sku\":\"TEA-BLACK-250G\",\"qty\":3,\"price\":8.90},"
+                    + "{\"sku\":\"TEA-BLACK-500G\",\"qty\":1,\"price\":15.90}],\"currency\":\"EUR\"}");
 
     /** Sensor reports, 240 bytes each; LZ4 frames of 56 bytes. */
     static final List<String> READINGS = List.of(

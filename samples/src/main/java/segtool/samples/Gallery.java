@@ -13,7 +13,7 @@ import static segtool.samples.SpecVectors.TC;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import segtool.formats.anchor.AnchorRecord;
 import segtool.formats.index.IndexEntry;
@@ -56,13 +56,10 @@ final class Gallery {
     }
 
     static List<Sample> all() {
-        List<Sample> all = new ArrayList<>(List.of(healthy(), tornTail(), indexPartialEntry(),
-                indexPastEndStepBack1(), indexPastEndStepBack2(), indexRebuilt(), recoveredEmpty(), interiorDamage(),
-                interiorDamageBelowLastEntry(), unverifiedResidue(), offsetDiscontinuity(), foreignBatch(),
-                fsyncedLogLoss(), fsyncedRebuildShortfall(), hole(), anchoredGap(), emptyNonTailSegment(),
-                nonCanonicalNames()));
-        all.add(DataDir.sample());
-        return List.copyOf(all);
+        return List.of(healthy(), tornTail(), indexPartialEntry(), indexPastEndStepBack1(), indexPastEndStepBack2(),
+                indexRebuilt(), recoveredEmpty(), interiorDamage(), interiorDamageBelowLastEntry(), unverifiedResidue(),
+                offsetDiscontinuity(), foreignBatch(), fsyncedLogLoss(), fsyncedRebuildShortfall(), hole(),
+                anchoredGap(), emptyNonTailSegment(), nonCanonicalNames(), DataDir.sample());
     }
 
     static Path partition(Path sampleDirectory) {
@@ -160,7 +157,7 @@ final class Gallery {
                         + "index to 72 bytes (status truncated).",
                 sample -> {
                     byte[] torn = new IndexEntry(5, TC + 1, 1145).toBytes();
-                    Damage.appendBytes(index0(threeChunks(sample)), java.util.Arrays.copyOf(torn, 10));
+                    Damage.appendBytes(index0(threeChunks(sample)), Arrays.copyOf(torn, 10));
                 },
                 List.of(both(accepted(of(0, TRUNCATED, 4, 1145, 72)))));
     }

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import segtool.formats.anchor.AnchorRecord;
 import segtool.formats.index.IndexEntry;
 import segtool.formats.index.IndexFile;
+import segtool.formats.io.LittleEndian;
 import segtool.formats.log.BatchHeader;
 import segtool.formats.log.Defect;
 import segtool.formats.log.Message;
@@ -90,6 +91,6 @@ class DamageTest {
         Path f = Damage.writeAnchor(dir, new AnchorRecord(10, 0, 2));
         assertEquals("00000000000000000010.anchor", f.getFileName().toString());
         // FORMAT 8 vector D: the anchor planted at 10 after a sealed segment 0..=2.
-        assertEquals(0xC13217C1FBCB0577L, segtool.formats.io.LittleEndian.u64(Files.readAllBytes(f), 32));
+        assertEquals(0xC13217C1FBCB0577L, LittleEndian.u64(Files.readAllBytes(f), 32));
     }
 }

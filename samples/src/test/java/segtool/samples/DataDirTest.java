@@ -10,7 +10,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,7 +32,7 @@ class DataDirTest {
 
     @BeforeAll
     static void generate() throws IOException {
-        SampleGenerator.generate(out, java.util.Set.of("data-dir"));
+        SampleGenerator.generate(out, Set.of("data-dir"));
         root = out.resolve("data-dir");
     }
 
@@ -68,31 +70,20 @@ class DataDirTest {
 
     @Test
     void lz4Payloads_areTaggedAndDecompressToTheirText() throws IOException {
-        byte[] log = Files.readAllBytes(root.resolve(DataDir.ORDERS_LZ4).resolve("00000000000000000000.log"));
-        int frame = BatchHeader.LENGTH;
-        long payloadLength = LittleEndian.u32(log, frame + FrameHeader.PAYLOAD_LENGTH_OFFSET);
-        long headersLength = LittleEndian.u32(log, frame + FrameHeader.USER_HEADERS_LENGTH_OFFSET);
-        byte[] payload = java.util.Arrays.copyOfRange(log, frame + 48, frame + 48 + (int) payloadLength);
-        byte[] headers = java.util.Arrays.copyOfRange(log, frame + 48 + (int) payloadLength,
-                frame + 48 + (int) (payloadLength + headersLength));
-        UserHeaders.Decoded decoded = UserHeaders.decode(headers);
+        byte[][] sections = firstFrameSections(DataDir.ORDERS_LZ4);
+        UserHeaders.Decoded decoded = UserHeaders.decode(sections[1]);
         assertNull(decoded.problem());
         assertEquals("lz4", Payloads.compression(decoded.headers()));
         assertArrayEquals(DataDir.ORDERS.get(0).getBytes(StandardCharsets.UTF_8),
-                Payloads.lz4Decompress(payload, Payloads.MAX_DECOMPRESSED));
+                Payloads.lz4Decompress(sections[0], Payloads.MAX_DECOMPRESSED));
     }
 
     @Test
     void telemetryHeaders_spanManyKindsIncludingAnUnknownCode() throws IOException {
-        byte[] log = Files.readAllBytes(root.resolve(DataDir.TELEMETRY).resolve("00000000000000000000.log"));
-        int frame = BatchHeader.LENGTH;
-        long payloadLength = LittleEndian.u32(log, frame + FrameHeader.PAYLOAD_LENGTH_OFFSET);
-        long headersLength = LittleEndian.u32(log, frame + FrameHeader.USER_HEADERS_LENGTH_OFFSET);
-        assertEquals(56, payloadLength);
-        assertEquals(210, headersLength);
-        int from = frame + 48 + (int) payloadLength;
-        UserHeaders.Decoded decoded = UserHeaders.decode(java.util.Arrays.copyOfRange(log, from,
-                from + (int) headersLength));
+        byte[][] sections = firstFrameSections(DataDir.TELEMETRY);
+        assertEquals(56, sections[0].length);
+        assertEquals(210, sections[1].length);
+        UserHeaders.Decoded decoded = UserHeaders.decode(sections[1]);
         assertNull(decoded.problem());
         List<Integer> kinds = decoded.headers().stream().map(h -> h.value().code()).toList();
         assertEquals(List.of(HeaderKind.UINT8.code(), HeaderKind.BOOL.code(), HeaderKind.RAW.code(),
@@ -123,6 +114,20 @@ class DataDirTest {
             }
         }
         assertTrue(Files.exists(root.resolve(DataDir.AUDIT).resolve("00000000000000001000.log")));
+    }
+
+    /** The payload and the user-headers section of the first message in a partition's first segment. */
+    private static byte[][] firstFrameSections(String partition) throws IOException {
+        Path dir = root.resolve(partition);
+        byte[] log;
+        try (Stream<Path> s = Files.list(dir)) {
+            log = Files.readAllBytes(s.filter(f -> f.toString().endsWith(".log")).sorted().findFirst().orElseThrow());
+        }
+        int payloadAt = BatchHeader.LENGTH + FrameHeader.LENGTH;
+        int payloadLength = (int) LittleEndian.u32(log, BatchHeader.LENGTH + FrameHeader.PAYLOAD_LENGTH_OFFSET);
+        int headersLength = (int) LittleEndian.u32(log, BatchHeader.LENGTH + FrameHeader.USER_HEADERS_LENGTH_OFFSET);
+        return new byte[][]{Arrays.copyOfRange(log, payloadAt, payloadAt + payloadLength),
+                Arrays.copyOfRange(log, payloadAt + payloadLength, payloadAt + payloadLength + headersLength)};
     }
 
     private static ConsumerOffset read(Path file) throws IOException {

@@ -47,7 +47,8 @@ class SampleGeneratorTest {
     @Test
     void generate_writesOnlyTheNamedShapesWithTheirExpectedJson() throws IOException {
         SampleGenerator.generate(out, Set.of("healthy"));
-        assertTrue(Files.isRegularFile(out.resolve("healthy/streams/1/topics/1/partitions/1/00000000000000000000.log")));
+        Path partition = out.resolve("healthy").resolve(Gallery.PARTITION_1);
+        assertTrue(Files.isRegularFile(partition.resolve("00000000000000000000.log")));
         String json = Files.readString(out.resolve("healthy").resolve(SampleGenerator.EXPECTED_JSON));
         assertTrue(json.startsWith("{\n  \"shape\": \"healthy\",\n"), json);
         assertFalse(Files.exists(out.resolve("torn-tail")));
