@@ -52,26 +52,27 @@ public final class ScanCommand implements Callable<Integer> {
             return exit;
         }
         if (!output.quiet) {
-            out.println(judged.targets().kind() == segtool.analyzers.target.Targets.Kind.DATA_DIRECTORY
-                    ? partitionTable(judged.reports()) : segmentTable(judged));
+            out.println(judged.reports().size() > 1
+                    ? partitionTable(judged.reports(), judged.targets().path()) : segmentTable(judged));
         }
         out.println(Verdicts.mode(verdict.enforceFsync) + " (the topic's setting changes the verdict; pass "
                 + "--enforce-fsync=" + !verdict.enforceFsync + " to see the other)");
-        for (PartitionReport r : judged.reports()) {
-            if (judged.reports().size() == 1 || r.outcome != PartitionReport.Outcome.ACCEPTED) {
-                out.println(Verdicts.name(r) + ": " + Verdicts.summary(r));
-            }
+        if (judged.reports().size() == 1) {
+            PartitionReport r = judged.reports().get(0);
+            out.println(Verdicts.name(r, judged.targets().path()) + ": " + Verdicts.summary(r));
+        } else {
+            out.println(Verdicts.tally(judged.reports()));
         }
         out.flush();
         return exit;
     }
 
-    private static String partitionTable(List<PartitionReport> reports) {
+    private static String partitionTable(List<PartitionReport> reports, java.nio.file.Path base) {
         List<PartitionReport> rows = new ArrayList<>(reports);
         rows.sort(Comparator.comparingInt(PartitionReport::severity).reversed()
                 .thenComparing(r -> r.partition.directory().toString()));
         return AsciiTable.getTable(AsciiTable.BASIC_ASCII_NO_DATA_SEPARATORS, rows, List.of(
-                new Column().header("PARTITION").dataAlign(HorizontalAlign.LEFT).with(Verdicts::name),
+                new Column().header("PARTITION").dataAlign(HorizontalAlign.LEFT).with(r -> Verdicts.name(r, base)),
                 new Column().header("OUTCOME").dataAlign(HorizontalAlign.LEFT).with(r -> r.outcome.json()),
                 new Column().header("SEGMENTS").dataAlign(HorizontalAlign.RIGHT)
                         .with(r -> Integer.toString(r.segments.size())),

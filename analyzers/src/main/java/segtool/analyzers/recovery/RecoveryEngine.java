@@ -166,10 +166,21 @@ public final class RecoveryEngine {
                     seg.operations.add(new PlannedOp.StageIndex(SegmentFiles.indexStaging(dir, seg.start),
                             seg.start, seg.rebuiltEntries));
                 }
-            }
-            chainGuard();
-            for (SegmentReport seg : report.segments) {
+                // pass C is planned now so that a later refusal still shows what pass A decided for this segment;
+                // PartitionReport.operations() leaves pass C out unless the partition is accepted
                 planPassC(seg, cp != null && seg.start == cp.startOffset());
+            }
+            try {
+                chainGuard();
+            } catch (Refusal.Raised raised) {
+                for (SegmentReport seg : report.segments) {
+                    if (seg.start == raised.refusal.segmentStart()) {
+                        seg.status = SegmentReport.Status.REFUSED;
+                        seg.refusal = raised.refusal;
+                        break;
+                    }
+                }
+                throw raised;
             }
         }
 

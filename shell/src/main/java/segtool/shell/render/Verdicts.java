@@ -35,6 +35,16 @@ public final class Verdicts {
         }
     }
 
+    /** {@code 23 partitions: 7 refused, 9 would change files, 7 clean, 0 I/O errors}. */
+    public static String tally(List<PartitionReport> reports) {
+        int[] bySeverity = new int[4];
+        for (PartitionReport r : reports) {
+            bySeverity[r.severity()]++;
+        }
+        return reports.size() + " partitions: " + bySeverity[2] + " refused, " + bySeverity[1]
+                + " would change files, " + bySeverity[0] + " clean, " + bySeverity[3] + " I/O errors";
+    }
+
     public static String mode(boolean durable) {
         return "enforce_fsync=" + durable;
     }
@@ -46,6 +56,16 @@ public final class Verdicts {
             return "s" + p.streamId() + "/t" + p.topicId() + "/p" + p.partitionId();
         }
         return p.directory().toString();
+    }
+
+    /** The partition directory relative to {@code base} (the PATH given), or {@link #name} when it is the base. */
+    public static String name(PartitionReport r, java.nio.file.Path base) {
+        java.nio.file.Path dir = r.partition.directory().toAbsolutePath().normalize();
+        java.nio.file.Path b = base.toAbsolutePath().normalize();
+        if (dir.startsWith(b) && !dir.equals(b)) {
+            return b.relativize(dir).toString();
+        }
+        return name(r);
     }
 
     public static String u64(long v) {
