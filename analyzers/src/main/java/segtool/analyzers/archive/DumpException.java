@@ -11,6 +11,7 @@ import java.nio.file.Path;
  */
 public final class DumpException extends IOException {
     private static final int MAX_NAME_CHARS = 160;
+    private static final int MAX_REASON_CHARS = 480;
 
     private final Path archive;
     private final String entry;
@@ -76,13 +77,17 @@ public final class DumpException extends IOException {
         } else if (archivePosition >= 0) {
             s.append(" at archive byte ~").append(archivePosition);
         }
-        return s.append(": ").append(printable(reason)).toString();
+        return s.append(": ").append(printable(reason, MAX_REASON_CHARS)).toString();
     }
 
     /** Keeps the message on one line whatever a hostile name holds, and short whatever its length. */
     static String printable(String text) {
-        StringBuilder s = new StringBuilder(Math.min(text.length(), MAX_NAME_CHARS * 2));
-        int shown = Math.min(text.length(), MAX_NAME_CHARS);
+        return printable(text, MAX_NAME_CHARS);
+    }
+
+    private static String printable(String text, int max) {
+        StringBuilder s = new StringBuilder(Math.min(text.length(), max * 2));
+        int shown = Math.min(text.length(), max);
         for (int i = 0; i < shown; i++) {
             char c = text.charAt(i);
             if (c < 0x20 || c == 0x7f || Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {

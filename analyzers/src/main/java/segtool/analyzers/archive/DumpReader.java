@@ -220,7 +220,8 @@ public final class DumpReader {
                 first = peek.readNBytes(SNIFF);
                 peek.reset();
             } catch (IOException | RuntimeException e) {
-                throw corrupt(null, -1, "truncated or corrupt " + container.description(), e);
+                throw corrupt(null, -1, "truncated or corrupt " + (wrapping == Wrapping.LZ4 ? "LZ4 frame"
+                        : "gzip stream"), e);
             }
             if (looksLikeTar(first, nameSaysTar)) {
                 container = wrapping == Wrapping.LZ4 ? Container.TAR_LZ4 : Container.TAR_GZIP;
@@ -358,9 +359,12 @@ public final class DumpReader {
         private void createDirectories(Path d, String name, long at) throws DumpException {
             try {
                 Files.createDirectories(d);
-            } catch (FileAlreadyExistsException e) {
-                throw fail(name, at, "path conflicts with an earlier file entry");
             } catch (IOException e) {
+                for (Path p = d; p.startsWith(dir) && !p.equals(dir); p = p.getParent()) {
+                    if (Files.exists(p, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                        throw fail(name, at, "path conflicts with an earlier file entry '" + dir.relativize(p) + "'");
+                    }
+                }
                 throw fail(name, at, "cannot create directory in " + dir + ": " + e);
             }
         }
@@ -400,9 +404,9 @@ public final class DumpReader {
             if (name.isEmpty() || name.equals(".") || name.equals("..") || name.equals(Manifest.NAME)) {
                 name = FALLBACK_NAME;
             }
-            entries = 1;
-            copyInto(content, destination(name, name, -1), name, -1);
-            extracted.put(name, dir.resolve(name));
+            Path file = destination(name, name, -1);
+            copyInto(content, file, name, -1);
+            extracted.put(name, file);
         }
 
         /** Streams one entry into a new file; every chunk is checked against the limits before it is written. */
@@ -425,7 +429,7 @@ public final class DumpReader {
                                 + " bytes");
                     }
                     if (n > budget - written) {
-                        throw fail(name, position(), overBudget(copied + n));
+                        throw fail(name, position(), overBudget(n));
                     }
                     buffer.limit(n);
                     try {
@@ -640,7 +644,14 @@ public final class DumpReader {
                 break;
             }
         }
-        return zero ? nameSaysTar : TarUtils.verifyCheckSum(block);
+        if (zero) {
+            return nameSaysTar;
+        }
+        try {
+            return TarUtils.verifyCheckSum(block);
+        } catch (IllegalArgumentException e) {
+            return false;   // the checksum field is not octal: not a header
+        }
     }
 
     /** True when {@code target}, taken from directory {@code base} of the root, climbs above the root. */

@@ -12,7 +12,8 @@ package segtool.analyzers.archive;
  *                           real compressor can make and is there to be tightened
  * @param ratioFloorBytes    extracted bytes always allowed whatever the ratio (small archives of zero-filled tails)
  * @param maxHeaderBytes     bytes of tar metadata (PAX records, GNU long names) in front of one entry; commons-compress
- *                           holds these in memory, so they are capped where they are read
+ *                           holds these in memory, so they are capped where they are read, with one 10 KiB tar block
+ *                           of slack (after the end-of-archive marker the parser reads on to the end of its block)
  * @param maxManifestBytes   size of the manifest entry, parsed as it streams but still held as a list of files
  */
 public record Limits(long maxTotalBytes, long maxEntryBytes, int maxEntries, long maxExpansionRatio,
