@@ -232,10 +232,10 @@ class HostileArchiveTest {
              TarArchiveOutputStream tar = new TarArchiveOutputStream(out)) {
             put(tar, LOG, payload);
             TarArchiveEntry bomb = new TarArchiveEntry("part/00000000000000001000.log");
-            bomb.setSize(32L * MIB);
+            bomb.setSize(16L * MIB);
             tar.putArchiveEntry(bomb);
             byte[] zeros = new byte[64 * 1024];
-            for (int i = 0; i < 32 * 16; i++) {
+            for (int i = 0; i < 16 * 16; i++) {
                 tar.write(zeros);
             }
             tar.closeArchiveEntry();
@@ -255,7 +255,7 @@ class HostileArchiveTest {
         Path archive = tmp.resolve("00000000000000000000.log.lz4");
         try (OutputStream out = new LZ4FrameOutputStream(Files.newOutputStream(archive))) {
             byte[] zeros = new byte[64 * 1024];
-            for (int i = 0; i < 32 * 16; i++) {
+            for (int i = 0; i < 16 * 16; i++) {
                 out.write(zeros);
             }
         }
