@@ -1,0 +1,157 @@
+package segtool.analyzers.archive;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The private directories archives are extracted into: created owner-only, removed on close, on failure, and (for
+ * any still open) when the JVM shuts down, so an interrupted command does not leave gigabytes in the temp dir.
+ * Also the POSIX mode helpers the writer and the reader share.
+ */
+final class TempTree {
+    static final String PREFIX = "segtool-dump-";
+    private static final Set<Path> LIVE = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(TempTree::deleteAllLive, "segtool-dump-cleanup"));
+    }
+
+    private TempTree() {
+    }
+
+    /** A fresh directory under {@code parent} that only the owner can enter. */
+    static Path create(Path parent) throws IOException {
+        Path dir;
+        if (Files.getFileAttributeView(parent, PosixFileAttributeView.class) != null) {
+            dir = Files.createTempDirectory(parent, PREFIX,
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        } else {
+            dir = Files.createTempDirectory(parent, PREFIX);
+        }
+        LIVE.add(dir);
+        return dir;
+    }
+
+    /** Removes the tree without following links; grants the owner rwx on directories first so nothing sticks. */
+    static void delete(Path dir) throws IOException {
+        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
+                    grantOwner(d, 0700);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.delete(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                    if (e instanceof AccessDeniedException && grantOwner(file, 0700)) {
+                        delete(file);
+                        return FileVisitResult.CONTINUE;
+                    }
+                    if (e instanceof NoSuchFileException) {
+                        return FileVisitResult.CONTINUE;
+                    }
+                    throw e;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                    if (e != null) {
+                        throw e;
+                    }
+                    Files.delete(d);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        }
+        LIVE.remove(dir);
+    }
+
+    /** Deletes, adding any failure to {@code primary} instead of replacing it. */
+    static void deleteAfterFailure(Path dir, Throwable primary) {
+        try {
+            delete(dir);
+        } catch (IOException | RuntimeException e) {
+            primary.addSuppressed(e);
+        }
+    }
+
+    private static void deleteAllLive() {
+        for (Path dir : LIVE) {
+            try {
+                delete(dir);
+            } catch (IOException | RuntimeException e) {
+                // Shutting down: nobody is left to tell.
+            }
+        }
+    }
+
+    static boolean isPosix(Path p) {
+        return Files.getFileAttributeView(p, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS) != null;
+    }
+
+    /** Adds the {@code ownerBits} (0700 mask) to the mode; false when the file system has no POSIX modes. */
+    static boolean grantOwner(Path p, int ownerBits) throws IOException {
+        PosixFileAttributeView view = Files.getFileAttributeView(p, PosixFileAttributeView.class,
+                LinkOption.NOFOLLOW_LINKS);
+        if (view == null) {
+            return false;
+        }
+        int mode = bits(view.readAttributes().permissions());
+        if ((mode & ownerBits) != ownerBits) {
+            view.setPermissions(permissions(mode | ownerBits));
+        }
+        return true;
+    }
+
+    /** Sets permission bits (0777 of {@code mode}) where the file system has them, and the modification time. */
+    static void setModeAndTime(Path p, int mode, FileTime mtime) throws IOException {
+        PosixFileAttributeView view = Files.getFileAttributeView(p, PosixFileAttributeView.class,
+                LinkOption.NOFOLLOW_LINKS);
+        if (view != null) {
+            view.setPermissions(permissions(mode));
+        }
+        if (mtime != null) {
+            Files.getFileAttributeView(p, java.nio.file.attribute.BasicFileAttributeView.class,
+                    LinkOption.NOFOLLOW_LINKS).setTimes(mtime, null, null);
+        }
+    }
+
+    static int bits(Set<PosixFilePermission> permissions) {
+        int mode = 0;
+        for (PosixFilePermission p : permissions) {
+            mode |= 0400 >> p.ordinal();
+        }
+        return mode;
+    }
+
+    static Set<PosixFilePermission> permissions(int mode) {
+        Set<PosixFilePermission> set = EnumSet.noneOf(PosixFilePermission.class);
+        for (PosixFilePermission p : PosixFilePermission.values()) {
+            if ((mode & (0400 >> p.ordinal())) != 0) {
+                set.add(p);
+            }
+        }
+        return set;
+    }
+}
