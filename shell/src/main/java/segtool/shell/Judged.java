@@ -40,7 +40,8 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
         DataDirJudge judge = new DataDirJudge(options, Runtime.getRuntime().availableProcessors());
         try (Progress progress = Progress.start(output, "judging")) {
             List<PartitionReport> reports = judge.judge(partitions, verdict.enforceFsync, both, progress);
-            return new Judged(targets, target.toString(), reports);
+            String shown = path != null ? path : String.valueOf(ShellSession.openPath());
+            return new Judged(targets, shown, reports);
         }
     }
 

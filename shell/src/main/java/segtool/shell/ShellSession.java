@@ -23,12 +23,13 @@ public final class ShellSession {
     }
 
     /** {@code path} if given, else the open path, else a usage error. */
-    public static Path resolve(CommandSpec spec, String path) {
+    public static Path resolve(CommandSpec spec, String path) throws java.io.IOException {
         if (path != null) {
-            return Path.of(path);
+            Path p = Path.of(path);
+            return Dumps.isArchive(p) ? Dumps.open(p, spec.commandLine().getErr()) : p;
         }
         if (openPath != null) {
-            return openPath;
+            return Dumps.isArchive(openPath) ? Dumps.open(openPath, spec.commandLine().getErr()) : openPath;
         }
         throw new CommandLine.ParameterException(spec.commandLine(), "Missing required parameter: 'PATH'"
                 + " (or `open PATH` first in the shell)");

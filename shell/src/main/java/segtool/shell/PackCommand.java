@@ -1,0 +1,66 @@
+package segtool.shell;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.archive.DumpWriter;
+import segtool.analyzers.report.ScanJson;
+import segtool.shell.options.OutputOptions;
+
+/** {@code pack PATH -o dump.tar.lz4}: a crash dump of a partition or data directory, with a manifest. */
+@Command(name = "pack", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = {"Write a crash dump of a partition or data directory: a tar in an LZ4 frame (or a plain "
+                + "tar when OUT ends in .tar), with a manifest of every file's size and XXH3-64; modes and times "
+                + "are kept. Every read-only command opens the dump in place of the directory.",
+            "Symbolic links, devices and other special files are left out and listed in the manifest."},
+        footer = ExitCodes.HELP)
+public final class PackCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "PATH", description = "Partition or data directory to pack.")
+    Path source;
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT",
+            description = "Archive to write, e.g. dump.tar.lz4 (replaced atomically if it exists).")
+    Path out;
+
+    @Mixin
+    OutputOptions output;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!Files.isDirectory(source)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), source + ": not a directory");
+        }
+        DumpWriter.PackResult result = DumpWriter.pack(source, out);
+        long bytes = result.manifest().files().stream().mapToLong(f -> f.size()).sum();
+        PrintWriter w = spec.commandLine().getOut();
+        if (output.json) {
+            ObjectNode o = JsonNodeFactory.instance.objectNode();
+            o.put("archive", result.archive().toString());
+            o.put("archive_bytes", result.archiveBytes());
+            o.put("files", result.manifest().files().size());
+            o.put("file_bytes", bytes);
+            o.put("skipped", result.manifest().skipped().size());
+            w.println(ScanJson.mapper().writeValueAsString(o));
+        } else if (!output.quiet) {
+            w.printf("%s: %d files, %d bytes packed into %d bytes%s%n", result.archive(),
+                    result.manifest().files().size(), bytes, result.archiveBytes(),
+                    result.manifest().skipped().isEmpty() ? ""
+                            : " (" + result.manifest().skipped().size() + " special files left out)");
+        }
+        w.flush();
+        return ExitCodes.CLEAN;
+    }
+}
