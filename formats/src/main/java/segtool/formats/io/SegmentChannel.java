@@ -45,6 +45,9 @@ public final class SegmentChannel implements Closeable {
 
     /** Views only the first {@code limit} bytes (the WAL-checkpoint variant judges a prefix). */
     public static SegmentChannel open(Path path, int windowCapacity, long limit) throws IOException {
+        if (limit < 0) {
+            throw new IllegalArgumentException(path + ": negative limit " + limit);
+        }
         FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
         try {
             return new SegmentChannel(path, channel, Math.min(limit, channel.size()), windowCapacity);
@@ -113,7 +116,7 @@ public final class SegmentChannel implements Closeable {
 
     /** Maps {@code [pos, pos + len)} read-only, for ranges wider than the window. */
     public MappedByteBuffer map(long pos, long len) throws IOException {
-        if (pos < 0 || len < 0 || pos + len > size || len > Integer.MAX_VALUE) {
+        if (pos < 0 || len < 0 || pos > size || len > size - pos || len > Integer.MAX_VALUE) {
             throw new IllegalArgumentException(path + ": cannot map " + pos + "+" + len);
         }
         try {
