@@ -13,11 +13,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 import segtool.formats.Vectors;
 import segtool.formats.hash.Xxh3;
 import segtool.formats.io.LittleEndian;
@@ -177,8 +178,9 @@ class AdversarialHeaderTest {
                 long verified = allocated();
                 assertEquals(expected, batch.defect() == null ? null : batch.defect().code());
                 long[] seen = {0};
+                Predicate<MessageView> count = m -> ++seen[0] > 0;
                 long decodeStart = allocated();
-                Defect walk = cursor.messages(batch, 0, m -> ++seen[0] > 0);
+                Defect walk = cursor.messages(batch, 0, count);
                 long decoded = allocated();
                 assertEquals(expected, walk == null ? null : walk.code());
                 assertEquals((record.length - 256) / 48, seen[0]);
@@ -286,8 +288,10 @@ class AdversarialHeaderTest {
         // A frame claiming 2^32-1 payload bytes in a 304-byte record is reported before any copy is sized.
         byte[] r = RecordEncoder.encode(1, 0, 1, 0, List.of(new Message(1, 0, 0, new byte[0], null)));
         LittleEndian.putU32(r, 256 + FrameHeader.PAYLOAD_LENGTH_OFFSET, 0xFFFFFFFFL);
+        ByteBuffer buffer = ByteBuffer.wrap(r);
+        Predicate<MessageView> all = m -> true;
         long before = allocated();
-        Defect d = MessageView.decode(ByteBuffer.wrap(r), 0, r.length, 0, Integer.MAX_VALUE, m -> true);
+        Defect d = MessageView.decode(buffer, 0, r.length, 0, Integer.MAX_VALUE, all);
         long spent = allocated() - before;
         assertEquals(Defect.Code.FRAME_OVERRUNS_BLOB, d.code());
         assertTrue(spent < ALLOCATION_BUDGET, "allocated " + spent);
