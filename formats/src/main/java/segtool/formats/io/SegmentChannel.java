@@ -30,8 +30,9 @@ public final class SegmentChannel implements Closeable {
         this.path = path;
         this.channel = channel;
         this.size = size;
-        // A window larger than the file would hold nothing more: small files get small windows.
-        this.window = ByteBuffer.allocateDirect((int) Math.max(1, Math.min(capacity, size)));
+        // A window larger than the file would hold nothing more: small files get small windows (but room for one
+        // batch header, so header reads need no special case).
+        this.window = ByteBuffer.allocateDirect((int) Math.max(Math.min(capacity, size), Math.min(capacity, 256)));
         this.windowStart = 0;
         this.windowLength = 0;
     }
@@ -46,6 +47,9 @@ public final class SegmentChannel implements Closeable {
 
     /** Views only the first {@code limit} bytes (the WAL-checkpoint variant judges a prefix). */
     public static SegmentChannel open(Path path, int windowCapacity, long limit) throws IOException {
+        if (limit < 0) {
+            throw new IllegalArgumentException(path + ": negative limit " + limit);
+        }
         FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
         try {
             return new SegmentChannel(path, channel, Math.min(limit, channel.size()), windowCapacity);
@@ -114,7 +118,7 @@ public final class SegmentChannel implements Closeable {
 
     /** Maps {@code [pos, pos + len)} read-only, for ranges wider than the window. */
     public MappedByteBuffer map(long pos, long len) throws IOException {
-        if (pos < 0 || len < 0 || pos + len > size || len > Integer.MAX_VALUE) {
+        if (pos < 0 || len < 0 || pos > size || len > size - pos || len > Integer.MAX_VALUE) {
             throw new IllegalArgumentException(path + ": cannot map " + pos + "+" + len);
         }
         try {

@@ -24,6 +24,13 @@ public record BatchHeader(long partitionId, long baseOffset, long baseTimestamp,
     public static final int LENGTH = 256;
     /** Length of the header fields the batch checksum covers: six meta fields, message_count as 4 bytes. */
     public static final int COVERED_META_LENGTH = 44;
+    /**
+     * {@code MAX_MESSAGE_SIZE_UPPER_BYTES} (F 5): the frozen ceiling on the server's widest framed message. A tool
+     * parameter with this default; confirm it against the server build being inspected.
+     */
+    public static final long MAX_MESSAGE_SIZE_UPPER_BYTES = 268_435_456L;
+    /** {@code MAXB} (F 5, R 2.1): the largest {@code batch_length} recovery treats as a plausible record. */
+    public static final long MAX_RECOVERABLE_BATCH_BYTES = MAX_MESSAGE_SIZE_UPPER_BYTES + LENGTH;
 
     /**
      * Why the 256 bytes at {@code at} do not decode as a header (F 2.2), or null if they do. Only the length floor

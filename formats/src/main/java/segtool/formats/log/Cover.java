@@ -15,12 +15,14 @@ import segtool.formats.io.Unmapper;
  * The batch-checksum input (F 2.5): 44 bytes of header meta, then each frame's stored 8-byte checksum. XXH3 here
  * hashes one contiguous range, so the cover is gathered into one reused buffer. Past {@link #HEAP_CAP} bytes (a
  * batch of more than ~130,000 messages) it spills to a temporary file that is mapped for the hash, so a message
- * count read from disk never sizes a heap allocation.
+ * count read from disk never sizes a heap allocation. The buffer starts small and doubles only as frames that are
+ * actually present are added, so a verifier is cheap to create.
  */
 final class Cover implements AutoCloseable {
     static final int HEAP_CAP = 1 << 20;
+    static final int HEAP_INITIAL = 4 << 10;
 
-    private ByteBuffer heap = ByteBuffer.allocate(4096).order(ByteOrder.LITTLE_ENDIAN);
+    private ByteBuffer heap = ByteBuffer.allocate(HEAP_INITIAL).order(ByteOrder.LITTLE_ENDIAN);
     private Path spillPath;
     private FileChannel spill;
     private long spilled;
@@ -36,16 +38,20 @@ final class Cover implements AutoCloseable {
     void putLong(long v) throws IOException {
         if (heap.remaining() < Long.BYTES) {
             if (heap.capacity() < HEAP_CAP) {
-                ByteBuffer bigger = ByteBuffer.allocate(Math.min(HEAP_CAP, heap.capacity() * 2))
-                        .order(ByteOrder.LITTLE_ENDIAN);
-                heap.flip();
-                bigger.put(heap);
-                heap = bigger;
+                grow();
             } else {
                 flushToSpill();
             }
         }
         heap.putLong(v);
+    }
+
+    private void grow() {
+        ByteBuffer larger = ByteBuffer.allocate(Math.min(HEAP_CAP, heap.capacity() * 2))
+                .order(ByteOrder.LITTLE_ENDIAN);
+        heap.flip();
+        larger.put(heap);
+        heap = larger;
     }
 
     void putInt(int v) {

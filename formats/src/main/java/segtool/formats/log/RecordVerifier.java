@@ -87,12 +87,19 @@ public final class RecordVerifier implements Closeable {
     /**
      * Verify(p, n) of RECOVERY.md 2.3: true iff {@code p + n <= L} and the {@code n} bytes at {@code p} pass
      * record verification. Records up to the window's size are read into it; a larger one is mapped for the
-     * duration of the check and unmapped at once.
+     * duration of the check and unmapped at once. {@code n} is unsigned; past the end of the log it is
+     * {@code RUNS_PAST_EOF}, and a present record longer than {@link Integer#MAX_VALUE} (which no buffer can
+     * hold) is {@code LENGTH_OVER_MAX}.
      */
     public Defect verify(SegmentChannel log, long position, long length) throws IOException {
         long left = log.size() - position;
         if (position < 0 || position > log.size() || Long.compareUnsigned(length, left) > 0) {
             return Defect.of(Defect.Code.RUNS_PAST_EOF, position, 0, Math.max(0, left), length);
+        }
+        if (length > Integer.MAX_VALUE) {
+            // Only a record recovery's MAXB filter would already have refused gets here; one buffer cannot
+            // address it, so it cannot verify.
+            return Defect.of(Defect.Code.LENGTH_OVER_MAX, position, 0, Integer.MAX_VALUE, length);
         }
         if (length <= log.capacity()) {
             int at = log.at(position, (int) length);
