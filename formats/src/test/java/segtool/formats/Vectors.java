@@ -1,17 +1,12 @@
 package segtool.formats;
 
 import java.util.HexFormat;
-import java.util.List;
-import segtool.formats.log.Message;
-import segtool.formats.log.RecordEncoder;
-import segtool.formats.payload.HeaderKind;
-import segtool.formats.payload.UserHeaders;
 
-/** The test vectors of FORMAT.md section 8, built with the encoder, plus their hex dumps from the spec. */
+/** The test vectors of FORMAT.md section 8 ({@link SpecVectors}) and their hex dumps as printed in the spec. */
 public final class Vectors {
-    public static final long TA = 1_700_000_000_000_000L;
-    public static final long TB = 1_700_000_000_000_123L;
-    public static final long TC = 1_700_000_000_000_456L;
+    public static final long TA = SpecVectors.TA;
+    public static final long TB = SpecVectors.TB;
+    public static final long TC = SpecVectors.TC;
 
     private Vectors() {
     }
@@ -26,41 +21,20 @@ public final class Vectors {
     }
 
     public static byte[] a() {
-        return RecordEncoder.encode(1, 0, TA, 1_699_999_999_000_000L, List.of(new Message(
-                0xFEDCBA9876543210L, 0x0123456789ABCDEFL, 0, "hello, iggy".getBytes(), new byte[0])));
+        return SpecVectors.a();
     }
 
     public static byte[] b() {
-        byte[] h1 = UserHeaders.encode(List.of(new UserHeaders.Header(UserHeaders.string("trace-id"),
-                UserHeaders.string("abc123"))));
-        byte[] h2 = UserHeaders.encode(List.of(
-                new UserHeaders.Header(UserHeaders.string("a"), UserHeaders.of(HeaderKind.BOOL, new byte[]{1})),
-                new UserHeaders.Header(UserHeaders.string("z"),
-                        UserHeaders.of(HeaderKind.UINT32, new byte[]{7, 0, 0, 0}))));
-        return RecordEncoder.encode(1, 1, TB, 1_699_999_999_500_000L, List.of(
-                new Message(1, 0, 0, "first".getBytes(), null),
-                new Message(2, 0, 250, "second".getBytes(), h1),
-                new Message(3, 0, 1000, "third".getBytes(), h2)));
+        return SpecVectors.b();
     }
 
     public static byte[] c() {
-        byte[] payload = HexFormat.of().parseHex("04224d186040820f0000005f696767792005004750696767792000000000");
-        byte[] headers = UserHeaders.encode(List.of(new UserHeaders.Header(UserHeaders.string("iggy-compression"),
-                UserHeaders.string("lz4"))));
-        return RecordEncoder.encode(1, 4, TC, 1_700_000_000_000_400L, List.of(
-                new Message(0xAABBCCDDL, 0, 0, payload, headers)));
+        return SpecVectors.c();
     }
 
     /** A ‖ B ‖ C: segment 0 of partition 1, 1,145 bytes, offsets 0-4. */
     public static byte[] abc() {
-        byte[] a = a();
-        byte[] b = b();
-        byte[] c = c();
-        byte[] out = new byte[a.length + b.length + c.length];
-        System.arraycopy(a, 0, out, 0, a.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        System.arraycopy(c, 0, out, a.length + b.length, c.length);
-        return out;
+        return SpecVectors.abc();
     }
 
     public static final String A_HEX = """

@@ -605,13 +605,35 @@ public final class RecoveryEngine {
 
             /** W(anchor) of RECOVERY 4.5. */
             Walk walkFrom(String name, IndexEntry anchor) throws IOException, Refusal.Raised {
-                long pos = anchor.position();
+                return walk(name, anchor.position(), anchor.offset(), anchor.timestamp(), true, null);
+            }
+
+            /** R() of RECOVERY 4.6, including its probe; sets the segment's rebuilt entries. */
+            Walk rebuild() throws IOException, Refusal.Raised {
+                List<IndexEntry> entries = new ArrayList<>();
+                Walk r = walk("R()", 0, s, 0, false, entries);
+                seg.rebuild = r;
+                seg.rebuiltEntries = r.provedMessages() ? List.copyOf(entries) : null;
+                probe(r.position(), r.provedMessages(), r.endOffset());
+                return r;
+            }
+
+            /**
+             * The loop W and R share: from {@code from}, expecting {@code expected}, accept verified records of this
+             * partition in offset order. W ({@code anchored}) starts from an index entry, so an offset mismatch at
+             * the very first record only means the entry is stale and stops the walk; once a record has been
+             * accepted (or in R, from the first record on) a mismatch is a verified discontinuity and refuses. R
+             * also collects the rebuilt index entries (F 3.3 stride) into {@code entries}.
+             */
+            private Walk walk(String name, long from, long expected, long anchorTs, boolean anchored,
+                              List<IndexEntry> entries) throws IOException, Refusal.Raised {
+                long pos = from;
                 boolean proved = false;
                 long startTs = 0;
-                long endOffset = anchor.offset();
-                long endTs = anchor.timestamp();
-                long expected = anchor.offset();
-                boolean fromLog = false;
+                long endOffset = expected;
+                long endTs = anchorTs;
+                boolean fromLog = !anchored;
+                long lastIndexed = -1;
                 long records = 0;
                 long empties = 0;
                 stop = new Stop(Stop.Kind.END_OF_LOG, pos, null, null);
@@ -642,6 +664,10 @@ public final class RecoveryEngine {
                         endOffset = h.endOffset();
                         endTs = h.baseTimestamp();
                         expected = U64.addSat(endOffset, 1);
+                        if (entries != null && (lastIndexed < 0 || pos - lastIndexed >= REBUILT_INDEX_STRIDE_BYTES)) {
+                            entries.add(new IndexEntry(h.baseOffset(), h.baseTimestamp(), pos));
+                            lastIndexed = pos;
+                        }
                     } else {
                         empties++;
                     }
@@ -649,60 +675,7 @@ public final class RecoveryEngine {
                     pos = U64.addSat(pos, h.batchLength());
                     stop = new Stop(Stop.Kind.END_OF_LOG, pos, null, null);
                 }
-                return new Walk(name, anchor.position(), proved, startTs, endOffset, endTs, pos, records, empties,
-                        stop);
-            }
-
-            /** R() of RECOVERY 4.6, including its probe; sets the segment's rebuilt entries. */
-            Walk rebuild() throws IOException, Refusal.Raised {
-                long pos = 0;
-                boolean proved = false;
-                long startTs = 0;
-                long endOffset = s;
-                long endTs = 0;
-                long expected = s;
-                long lastIndexed = -1;
-                List<IndexEntry> entries = new ArrayList<>();
-                long records = 0;
-                long empties = 0;
-                stop = new Stop(Stop.Kind.END_OF_LOG, 0, null, null);
-                if (log != null) {
-                    verifier.startWalk(0);
-                }
-                while (U64.lt(pos, len)) {
-                    BatchHeader h = verifiedAt(pos);
-                    if (h == null) {
-                        break;
-                    }
-                    if (h.baseOffset() != expected) {
-                        throw new Refusal.Raised(Refusal.of(Refusal.Variant.OffsetDiscontinuity, s,
-                                "start_offset", s, "expected_offset", expected, "found_offset", h.baseOffset(),
-                                "position", pos));
-                    }
-                    records++;
-                    if (h.messageCount() > 0) {
-                        if (!proved) {
-                            proved = true;
-                            startTs = h.baseTimestamp();
-                        }
-                        endOffset = h.endOffset();
-                        endTs = h.baseTimestamp();
-                        expected = U64.addSat(endOffset, 1);
-                        if (lastIndexed < 0 || pos - lastIndexed >= REBUILT_INDEX_STRIDE_BYTES) {
-                            entries.add(new IndexEntry(h.baseOffset(), h.baseTimestamp(), pos));
-                            lastIndexed = pos;
-                        }
-                    } else {
-                        empties++;
-                    }
-                    pos = U64.addSat(pos, h.batchLength());
-                    stop = new Stop(Stop.Kind.END_OF_LOG, pos, null, null);
-                }
-                Walk r = new Walk("R()", 0, proved, startTs, endOffset, endTs, pos, records, empties, stop);
-                seg.rebuild = r;
-                seg.rebuiltEntries = proved ? List.copyOf(entries) : null;
-                probe(pos, proved, endOffset);
-                return r;
+                return new Walk(name, from, proved, startTs, endOffset, endTs, pos, records, empties, stop);
             }
 
             /** Probe(dmg, chain_end) of RECOVERY 4.7. */
