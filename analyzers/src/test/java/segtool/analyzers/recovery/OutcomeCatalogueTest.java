@@ -272,4 +272,17 @@ class OutcomeCatalogueTest {
         assertEquals(Outcome.IO_ERROR, r.outcome);
         assertTrue(r.ioError.contains("00000000000000000000.log"), r.ioError);
     }
+
+    @Test
+    void sweep_namesFollowRustPathRules() throws Exception {
+        // ".log" has no extension (a leading dot starts no extension); "..log" is a log with stem "."; "+7.log"
+        // parses as 7 and is read at 00000000000000000007.log, which holds a healthy C-shaped segment
+        Fixture f = new Fixture(root, 1).log(4, Vectors.c()).index(4, new IndexEntry(4, TC, 0))
+                .file(".log", new byte[10]).file("..log", new byte[10]).file(".index", new byte[24]);
+        PartitionReport r = f.judge(false);
+        assertEquals(List.of(4L), r.segments.stream().map(s -> s.start).toList());
+        assertEquals(List.of(), r.swept.stream().map(d -> d.path().getFileName().toString()).toList());
+        assertTrue(r.warnings.stream().anyMatch(w -> w.startsWith("..log: log name is not a start offset")),
+                r.warnings::toString);
+    }
 }

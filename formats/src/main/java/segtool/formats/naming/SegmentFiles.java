@@ -44,16 +44,19 @@ public final class SegmentFiles {
         return CANONICAL.matcher(stem).matches();
     }
 
-    /** The file name minus its final extension ({@code a.b.log} has stem {@code a.b}). */
+    /**
+     * The file name minus its final extension ({@code a.b.log} has stem {@code a.b}). As Rust's {@code file_stem}: a
+     * leading dot does not start an extension, so {@code .log} is all stem.
+     */
     public static String stemOf(String fileName) {
         int dot = fileName.lastIndexOf('.');
-        return dot < 0 ? fileName : fileName.substring(0, dot);
+        return dot <= 0 ? fileName : fileName.substring(0, dot);
     }
 
-    /** The text after the last dot, or the empty string. */
+    /** The text after the last dot, or the empty string (also for a name whose only dot leads, like {@code .log}). */
     public static String extensionOf(String fileName) {
         int dot = fileName.lastIndexOf('.');
-        return dot < 0 ? "" : fileName.substring(dot + 1);
+        return dot <= 0 ? "" : fileName.substring(dot + 1);
     }
 
     /** The start offset a log stem contributes (Rust's u64 parser: leading zeros and a '+' accepted), or null. */
