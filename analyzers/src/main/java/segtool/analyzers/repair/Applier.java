@@ -285,6 +285,7 @@ public final class Applier {
 
     private void journal(Quarantine q, RepairOp op) throws IOException {
         Path j = q.directory().resolve(Quarantine.JOURNAL);
+        boolean created = !exists(j);
         step("journal done " + op.seq());
         try (FileChannel ch = FileChannel.open(j, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.APPEND)) {
@@ -295,6 +296,9 @@ public final class Applier {
             }
             step("force " + j);
             ch.force(true);
+        }
+        if (created) {
+            forceDirectory(q.directory());
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.RecoveryEngine;
@@ -37,7 +38,11 @@ public final class Repairer {
     public record Outcome(PartitionPath partition, boolean durable, Status status, PartitionReport before,
                           RepairPlan plan, Path quarantine, List<Path> resumed, List<Path> discarded,
                           List<Quarantine> pending, PartitionReport after, ServerGuard.Report server,
-                          List<String> notes, String error) {
+                          List<String> notes, String error, Set<Long> segments) {
+        /**
+         * 0 clean or repaired (the next boot finds nothing to do; for rebuild-index: nothing to do for the
+         * rebuilt segments), 1 changes pending, 2 refused, 3 I/O error, 4 in use.
+         */
         public int exitCode() {
             switch (status) {
                 case CLEAN:
@@ -53,7 +58,14 @@ public final class Repairer {
                 case IN_USE:
                     return EXIT_IN_USE;
                 case APPLIED:
-                    return after == null ? 0 : Math.min(after.severity(), 3);
+                    if (after == null) {
+                        return 0;
+                    }
+                    if (segments == null || after.outcome != PartitionReport.Outcome.ACCEPTED) {
+                        return Math.min(after.severity(), 3);
+                    }
+                    return after.segments.stream().anyMatch(s -> segments.contains(s.start)
+                            && !s.operations.isEmpty()) ? 1 : 0;
                 default:
                     throw new IllegalStateException(status.name());
             }
@@ -116,12 +128,14 @@ public final class Repairer {
                 return run.outcome(judged);
             }
             List<SegmentReport> targets = new ArrayList<>();
+            run.segments = new java.util.HashSet<>();
             boolean found = false;
             for (SegmentReport s : run.before.segments) {
                 if (segment != null && s.start != segment) {
                     continue;
                 }
                 found = true;
+                run.segments.add(s.start);
                 List<IndexEntry> entries = rebuilt(partition, durable, s, run.notes);
                 if (entries == null) {
                     continue;
@@ -258,6 +272,7 @@ public final class Repairer {
         final List<Quarantine> pending = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
         ServerGuard.Report server;
+        Set<Long> segments;
         PartitionReport before;
         RepairPlan plan;
         Path quarantine;
@@ -332,7 +347,14 @@ public final class Repairer {
             Quarantine q = applier.apply(plan);
             quarantine = q.directory();
             after = engine.judge(partition, durable);
-            if (after.severity() != 0) {
+            if (segments != null) {
+                long mine = after.segments.stream().filter(s -> segments.contains(s.start))
+                        .mapToLong(s -> s.operations.size()).sum();
+                long others = after.operations().size() - mine;
+                if (others > 0) {
+                    notes.add("the partition still needs " + others + " other operation(s); see segtool repair");
+                }
+            } else if (after.severity() != 0) {
                 notes.add("after the repair the partition still is not clean: "
                         + (after.refusal != null ? after.refusal.toString() : after.operations().size()
                         + " operation(s) pending") + " (see RECOVERY 11.2 for the one known non-fixpoint)");
@@ -342,7 +364,7 @@ public final class Repairer {
 
         Outcome outcome(Status status) {
             return new Outcome(partition, durable, status, before, plan, quarantine, List.copyOf(resumed),
-                    List.copyOf(discarded), List.copyOf(pending), after, server, List.copyOf(notes), null);
+                    List.copyOf(discarded), List.copyOf(pending), after, server, List.copyOf(notes), null, segments);
         }
 
         Outcome failed(Exception e) {
@@ -358,7 +380,8 @@ public final class Repairer {
                 // the failure itself is reported
             }
             return new Outcome(partition, durable, Status.IO_ERROR, before, plan, quarantine, List.copyOf(resumed),
-                    List.copyOf(discarded), List.copyOf(pending), after, server, List.copyOf(notes), message);
+                    List.copyOf(discarded), List.copyOf(pending), after, server, List.copyOf(notes), message,
+                    segments);
         }
     }
 }

@@ -93,6 +93,11 @@ final class Shapes {
             raw(d, SegmentFiles.stem(77) + ".anchor", filled(40, 2));
             raw(d, "5.index", filled(5, 5));
             raw(d, SegmentFiles.stem(0) + ".log.staging", filled(33, 4));
+            raw(d, SegmentFiles.stem(0) + ".anchor.staging", new byte[0]);
+        }));
+        out.add(new Shape("empty log under a lone index entry", d -> {
+            log(d, 0, new byte[0]);
+            index(d, 0, EA);
         }));
         out.add(new Shape("everything at once over four segments", Shapes::composite));
         return out;
