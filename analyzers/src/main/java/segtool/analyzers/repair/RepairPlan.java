@@ -17,7 +17,7 @@ public record RepairPlan(String command, PartitionPath partition, boolean durabl
                          List<Leaving> leaving, Map<String, byte[]> contents, List<PlannedOp> engineOps,
                          PartitionReport report) {
 
-    /** Bytes {@code [offset, offset + length)} of {@code file} (of {@code originalLength}) that op {@code op} removes. */
+    /** Bytes {@code [offset, offset + length)} of {@code file}, then {@code originalLength} long, removed by op. */
     public record Leaving(int op, String file, long offset, long length, long originalLength, String reason) {
     }
 

@@ -46,7 +46,7 @@ public final class Repairer {
         public int exitCode() {
             switch (status) {
                 case CLEAN:
-                    return 0;
+                    return pending.isEmpty() ? 0 : 1;
                 case PLANNED:
                 case DECLINED:
                     return 1;
@@ -327,6 +327,7 @@ public final class Repairer {
 
         /** The status for a judgement that stops here, or null to go on planning. */
         Status judged() {
+            notes.addAll(before.warnings);
             switch (before.outcome) {
                 case IO_ERROR:
                     return Status.IO_ERROR;

@@ -83,7 +83,8 @@ final class RepairText {
     static String headline(Repairer.Outcome o) {
         switch (o.status()) {
             case CLEAN:
-                return "clean, nothing to change";
+                return o.pending().isEmpty() ? "clean, nothing to change"
+                        : "an interrupted repair is unfinished; --apply finishes it";
             case PLANNED:
                 return "would change files (dry run; --apply to do it): " + o.plan().ops().size()
                         + " operation(s)";
