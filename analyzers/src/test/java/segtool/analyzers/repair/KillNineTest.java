@@ -19,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import segtool.formats.naming.PartitionPath;
-import segtool.formats.naming.SegmentFiles;
 
 /**
  * A real {@code kill -9} ({@link Process#destroyForcibly()}, SIGKILL on Linux) of a child JVM running
@@ -35,23 +34,7 @@ class KillNineTest {
 
     /** The composite partition with 2 MiB of zeros after the torn batch, so that copying the tail takes a while. */
     static void build(Path d) throws IOException {
-        Shapes.composite(d);
-        Path torn = null;
-        long biggest = -1;
-        try (var s = Files.list(d)) {
-            for (Path p : (Iterable<Path>) s::iterator) {
-                String n = p.getFileName().toString();
-                if (n.endsWith(SegmentFiles.LOG) && Files.size(p) > 0 && Files.size(p) % 2 == 0) {
-                    long start = Long.parseLong(n.substring(0, 20));
-                    if (start > biggest && Files.size(SegmentFiles.index(d, start)) % 24 == 0
-                            && Files.size(p) != 700) {
-                        biggest = start;
-                        torn = p;
-                    }
-                }
-            }
-        }
-        Files.write(torn, new byte[2 << 20], StandardOpenOption.APPEND);
+        Files.write(Shapes.composite(d), new byte[2 << 20], StandardOpenOption.APPEND);
     }
 
     /** What a killed run left behind: whether the plan committed and how many operations the journal records. */

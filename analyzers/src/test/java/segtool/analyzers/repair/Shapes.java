@@ -107,9 +107,9 @@ final class Shapes {
      * A written partition (1 KiB-ish batches, one index entry per batch) damaged in every repairable way at once:
      * segment 0's index has a torn trailing entry, segment 1's index has an entry that does not map its batch, the
      * last written segment ends in a torn batch, and after it a segment of garbage (recovered empty, fenced). A
-     * staging file and an orphan index wait for the sweep.
+     * staging file and an orphan index wait for the sweep. Returns the log with the torn batch.
      */
-    static void composite(Path d) throws IOException {
+    static Path composite(Path d) throws IOException {
         List<PartitionWriter.SegmentLayout> segs = PartitionWriter.fill(d, PartitionWriter.Config.of(1)
                 .segmentSize(8 * 1024).messagesRequiredToSave(1), 120, 4, 200, 42);
         if (segs.size() < 3) {
@@ -132,6 +132,7 @@ final class Shapes {
         raw(d, SegmentFiles.stem(emptyStart) + ".index", filled(30, 0xCD));
         raw(d, SegmentFiles.stem(s1.startOffset()) + ".index.staging", filled(24, 0x22));
         raw(d, SegmentFiles.stem(123456) + ".index", filled(24, 0x33));
+        return last.log();
     }
 
     static void log(Path d, long start, byte[] bytes) throws IOException {
