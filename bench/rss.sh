@@ -14,7 +14,9 @@ if [[ ! -f "$part/00000000000000000000.log" ]]; then
 fi
 size=$(stat -c %s "$part/00000000000000000000.log")
 for mode in false true; do
-    out=$( { /usr/bin/time -f '%e %M' "$here/segtool" scan --quiet --enforce-fsync=$mode "$part" >/dev/null; } 2>&1 | tail -1)
+    /usr/bin/time -f '%e %M' -o "$work/.time" "$here/segtool" scan --quiet --enforce-fsync=$mode "$part" \
+        >/dev/null 2>&1 || true
+    out=$(tail -1 "$work/.time")
     read -r secs kib <<<"$out"
     printf 'segment %d bytes, enforce_fsync=%s: %s s, peak RSS %d MiB\n' "$size" "$mode" "$secs" $((kib / 1024))
 done

@@ -26,7 +26,8 @@ cat "$log" > /dev/null   # cache it
 best() {  # best wall time of $runs runs of "$@", in seconds
     local best="" t
     for ((i = 0; i < runs; i++)); do
-        t=$( { /usr/bin/time -f '%e %M' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+        /usr/bin/time -f '%e %M' -o "$work/.time" "$@" >/dev/null 2>&1 || true
+        t=$(tail -1 "$work/.time")
         read -r secs rss <<<"$t"
         if [[ -z "$best" ]] || awk -v a="$secs" -v b="$best" 'BEGIN{exit !(a<b)}'; then best=$secs; best_rss=$rss; fi
     done

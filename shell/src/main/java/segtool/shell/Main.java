@@ -15,7 +15,9 @@ import segtool.analyzers.target.Targets;
 @Command(name = "segtool", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = {"Inspect, judge and repair Apache Iggy partition segments offline.",
             "Predicts the server's boot-recovery verdict (RECOVERY.md) and explains it."},
-        subcommands = {ScanCommand.class, PackCommand.class, SampleCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {ScanCommand.class, segtool.shell.repair.RepairCommand.class,
+            segtool.shell.repair.RebuildIndexCommand.class, segtool.shell.repair.RestoreCommand.class,
+            PackCommand.class, SampleCommand.class, CommandLine.HelpCommand.class},
         footer = ExitCodes.HELP)
 public final class Main implements Callable<Integer> {
     @Spec

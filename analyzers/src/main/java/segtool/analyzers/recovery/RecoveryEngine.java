@@ -119,6 +119,15 @@ public final class RecoveryEngine {
         }
     }
 
+    /**
+     * R() of RECOVERY 4.6 alone, probe included, over segment {@code start} as it is on disk, with a fresh budget
+     * and no sweep: the index {@code rebuild-index} writes. The result is REBUILT (with {@code rebuiltEntries} and
+     * the walk in {@code rebuild}), EMPTY, or REFUSED with the probe's refusal. Reads only.
+     */
+    public SegmentReport rebuildWalk(PartitionPath partition, long start, boolean durable) throws IOException {
+        return new Load(partition, durable, new PartitionReport(partition, durable)).rebuildOnly(start);
+    }
+
     /** One partition load: the state the server keeps between segments. */
     private final class Load {
         private final PartitionPath partition;
@@ -182,6 +191,22 @@ public final class RecoveryEngine {
                 }
                 throw raised;
             }
+        }
+
+        SegmentReport rebuildOnly(long start) throws IOException {
+            SegmentReport seg = new SegmentReport(start, SegmentFiles.log(dir, start), SegmentFiles.index(dir, start));
+            seg.logLength = length(seg.log);
+            seg.indexLength = length(seg.index);
+            seg.entries = seg.indexLength / IndexEntry.LENGTH;
+            seg.step = "R()";
+            try (Segment g = new Segment(seg, seg.logLength)) {
+                useRebuild(seg, g.rebuild());
+            } catch (Refusal.Raised raised) {
+                seg.result = SegmentReport.Result.REFUSED;
+                seg.status = SegmentReport.Status.REFUSED;
+                seg.refusal = raised.refusal;
+            }
+            return seg;
         }
 
         // ---- step 0: sweep -------------------------------------------------------------------------------

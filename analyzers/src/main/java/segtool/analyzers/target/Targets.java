@@ -12,10 +12,14 @@ import segtool.formats.naming.SegmentFiles;
 /**
  * What a PATH argument names: a data directory ({@code <system>/streams/...}), a partition directory, or one segment
  * file. Partitions of a data directory are found at {@code streams/<s>/topics/<t>/partitions/<p>}; fence
- * directories ({@code <p>.fenced.<n>}) are not partitions and are skipped.
+ * directories ({@code <p>.fenced.<n>}) and repair quarantines ({@code <p>.segtool-quarantine.<time>}) are not
+ * partitions and are skipped.
  */
 public record Targets(Kind kind, Path path, List<PartitionPath> partitions, Long segment) {
     public enum Kind { DATA_DIRECTORY, PARTITION, SEGMENT }
+
+    /** In the names of repair quarantine directories, {@code <p>.segtool-quarantine.<time>}, beside partitions. */
+    public static final String QUARANTINE_MARKER = ".segtool-quarantine.";
 
     /** Thrown when PATH is none of the above; the message is one line naming the path. */
     public static final class NotATarget extends IOException {
@@ -86,7 +90,8 @@ public record Targets(Kind kind, Path path, List<PartitionPath> partitions, Long
             for (Path topic : sortedDirs(topics)) {
                 Path partitions = topic.resolve(PartitionPath.PARTITIONS);
                 for (Path partition : sortedDirs(partitions)) {
-                    if (SegmentFiles.fenceNumber(partition.getFileName().toString()) >= 0) {
+                    String name = partition.getFileName().toString();
+                    if (SegmentFiles.fenceNumber(name) >= 0 || name.contains(QUARANTINE_MARKER)) {
                         continue;
                     }
                     out.add(PartitionPath.of(partition));

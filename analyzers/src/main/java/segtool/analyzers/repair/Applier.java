@@ -1,0 +1,747 @@
+package segtool.analyzers.repair;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The only code in segtool that changes files. It applies a {@link RepairPlan} the way the server's pass C would,
+ * after copying every byte the plan removes into a quarantine directory, and it can put those bytes back.
+ *
+ * <p>Order for {@link #apply}: create the quarantine directory; copy each removed range into {@code bytes/}, force
+ * it, and check its hash against the source; write the new index contents into {@code new/}; force the directories;
+ * write {@code manifest.json} atomically (the commit point). Only then run the operations, strictly in plan order,
+ * appending a forced {@code done} line to the journal after each. Every operation first checks, by length and hash,
+ * that the bytes it is about to remove are the ones copied aside, and skips what an interrupted run already did, so
+ * {@link #resume} after a crash at any point finishes the same plan with the same result.
+ *
+ * <p>Every write is forced before it is relied on, renames are atomic ({@code rename(2)}) and every directory whose
+ * entries change is forced afterwards. {@link StepHook} sees each mutation before it happens.
+ */
+public final class Applier {
+    private static final String RESTORE_SUFFIX = ".segtool-restore.staging";
+
+    private final StepHook hook;
+    private final String version;
+    private final Clock clock;
+    private int steps;
+
+    public Applier(StepHook hook, String version) {
+        this(hook, version, Clock.systemUTC());
+    }
+
+    public Applier(StepHook hook, String version, Clock clock) {
+        this.hook = hook;
+        this.version = version;
+        this.clock = clock;
+    }
+
+    /** Mutations performed (or attempted) so far. */
+    public int steps() {
+        return steps;
+    }
+
+    // ---- apply -------------------------------------------------------------------------------------------------
+
+    /** Quarantines what {@code plan} removes, commits the manifest, then runs it. Returns the quarantine directory. */
+    public Quarantine apply(RepairPlan plan) throws IOException {
+        Path dir = plan.directory().toAbsolutePath().normalize();
+        Instant now = clock.instant();
+        Path q = null;
+        for (int attempt = 0; q == null; attempt++) {
+            Path candidate = Quarantine.directoryFor(dir, now, attempt);
+            step("mkdir " + candidate);
+            try {
+                Files.createDirectory(candidate);
+                q = candidate;
+            } catch (FileAlreadyExistsException taken) {
+                if (attempt > 100) {
+                    throw taken;
+                }
+            }
+        }
+        forceDirectory(q.getParent());
+        step("mkdir " + q.resolve(Quarantine.BYTES));
+        Files.createDirectory(q.resolve(Quarantine.BYTES));
+        step("mkdir " + q.resolve(Planner.NEW_CONTENTS));
+        Files.createDirectory(q.resolve(Planner.NEW_CONTENTS));
+
+        List<QuarantineEntry> entries = new ArrayList<>();
+        String time = now.toString();
+        for (RepairPlan.Leaving l : plan.leaving()) {
+            int id = entries.size() + 1;
+            String copy = Quarantine.BYTES + "/" + String.format("%04d", id) + "-" + l.file() + "@" + l.offset();
+            Path source = dir.resolve(l.file());
+            long hash = copyRange(source, l.offset(), l.length(), q.resolve(copy));
+            entries.add(new QuarantineEntry(id, l.op(), l.file(), l.offset(), l.length(), l.originalLength(),
+                    Hashing.hex(hash), copy, l.reason(), time, version));
+        }
+        for (Map.Entry<String, byte[]> c : plan.contents().entrySet()) {
+            writeFile(q.resolve(c.getKey()), c.getValue());
+        }
+        forceDirectory(q.resolve(Quarantine.BYTES));
+        forceDirectory(q.resolve(Planner.NEW_CONTENTS));
+        forceDirectory(q);
+        Manifest manifest = new Manifest(Manifest.SCHEMA, version, plan.command(), dir.toString(),
+                plan.partition().partitionId(), plan.durable(), time, Manifest.APPLYING, null, null, plan.ops(),
+                entries);
+        writeAtomically(q.resolve(Quarantine.MANIFEST), manifest.toBytes());
+        Quarantine opened = Quarantine.open(q);
+        run(opened);
+        return opened;
+    }
+
+    /** Finishes an unfinished plan: checks every copy, then runs the operations the journal does not list. */
+    public void resume(Quarantine q) throws IOException {
+        if (!q.unfinished()) {
+            return;
+        }
+        verifyCopies(q);
+        run(q);
+    }
+
+    private void run(Quarantine q) throws IOException {
+        Path dir = q.partition();
+        for (RepairOp op : q.manifest().operations()) {
+            if (q.isDone(op.seq())) {
+                continue;
+            }
+            execute(q, dir, op);
+            journal(q, op);
+        }
+        writeAtomically(q.directory().resolve(Quarantine.MANIFEST),
+                q.manifest().withState(Manifest.COMPLETE, clock.instant().toString(), null).toBytes());
+    }
+
+    /** Checks that every copied range and every new content is intact before relying on them. */
+    public static void verifyCopies(Quarantine q) throws IOException {
+        for (QuarantineEntry e : q.manifest().entries()) {
+            Path copy = q.copy(e);
+            if (!Files.isRegularFile(copy) || Files.size(copy) != e.length()
+                    || Hashing.range(copy, 0, e.length()) != Hashing.parse(e.xxh3())) {
+                throw new IOException(copy + ": the quarantined copy of " + e.file() + " [" + e.offset() + ", "
+                        + e.end() + ") is missing or does not hash to " + e.xxh3() + "; stopping without changes");
+            }
+        }
+        for (RepairOp op : q.manifest().operations()) {
+            String content = op instanceof RepairOp.StageIndex ? ((RepairOp.StageIndex) op).content()
+                    : op instanceof RepairOp.InstallIndex ? ((RepairOp.InstallIndex) op).content() : null;
+            if (content != null) {
+                byte[] bytes = q.content(content);
+                String hash = op instanceof RepairOp.StageIndex ? ((RepairOp.StageIndex) op).xxh3()
+                        : ((RepairOp.InstallIndex) op).xxh3();
+                if (Hashing.parse(hash) != segtool.formats.hash.Xxh3.hash(bytes)) {
+                    throw new IOException(q.directory().resolve(content) + ": does not hash to " + hash);
+                }
+            }
+        }
+    }
+
+    private void execute(Quarantine q, Path dir, RepairOp op) throws IOException {
+        if (op instanceof RepairOp.Delete) {
+            delete(q, dir, (RepairOp.Delete) op);
+        } else if (op instanceof RepairOp.StageIndex) {
+            RepairOp.StageIndex s = (RepairOp.StageIndex) op;
+            writeFile(dir.resolve(s.file()), q.content(s.content()));
+        } else if (op instanceof RepairOp.Fence) {
+            fence(q, dir, (RepairOp.Fence) op);
+        } else if (op instanceof RepairOp.TruncateLog) {
+            RepairOp.TruncateLog t = (RepairOp.TruncateLog) op;
+            truncate(q, dir, t.seq(), t.file(), t.from(), t.to());
+        } else if (op instanceof RepairOp.InstallIndex) {
+            install(q, dir, (RepairOp.InstallIndex) op);
+        } else if (op instanceof RepairOp.TruncateIndex) {
+            RepairOp.TruncateIndex t = (RepairOp.TruncateIndex) op;
+            truncate(q, dir, t.seq(), t.file(), t.from(), t.to());
+        } else {
+            throw new IllegalStateException("unknown operation " + op);
+        }
+    }
+
+    private void delete(Quarantine q, Path dir, RepairOp.Delete d) throws IOException {
+        Path p = dir.resolve(d.file());
+        if (!exists(p)) {
+            forceDirectory(dir);
+            return;
+        }
+        requireCopied(q, d.seq(), p, d.file(), d.length());
+        step("delete " + p);
+        Files.delete(p);
+        forceDirectory(dir);
+    }
+
+    /** RECOVERY 6.2 Truncate: never extends; already at the target length counts as done. */
+    private void truncate(Quarantine q, Path dir, int seq, String file, long from, long to) throws IOException {
+        Path p = dir.resolve(file);
+        long now = size(p);
+        if (now == to) {
+            if (exists(p)) {
+                force(p);
+            }
+            return;
+        }
+        if (now != from) {
+            throw conflict(p, "is " + now + " bytes; the plan truncates it from " + from + " to " + to);
+        }
+        requireCopied(q, seq, p, file, from);
+        step("truncate " + p + " to " + to);
+        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE)) {
+            ch.truncate(to);
+            step("force " + p);
+            ch.force(true);
+        }
+    }
+
+    /** RECOVERY 6.1 step 3: the staged index renamed over the old one, then the directory forced. */
+    private void install(Quarantine q, Path dir, RepairOp.InstallIndex i) throws IOException {
+        Path p = dir.resolve(i.file());
+        Path staging = dir.resolve(i.staging());
+        boolean isNew = matches(p, i.length(), i.xxh3());
+        boolean isOriginal = i.existed() ? exists(p) && copied(q, i.seq(), p, i.file(), i.from()) : !exists(p);
+        if (!isNew && !isOriginal) {
+            throw conflict(p, "is neither the index segtool quarantined nor the one it installs");
+        }
+        if (!exists(staging) && isNew) {
+            forceDirectory(dir);
+            return;
+        }
+        if (!matches(staging, i.length(), i.xxh3())) {
+            writeFile(staging, q.content(i.content()));
+        }
+        rename(staging, p);
+        forceDirectory(dir);
+    }
+
+    /**
+     * RECOVERY 6.2 Fence: the segment's files moved into {@code <p>.fenced.<n>} (log, then index), empty files
+     * seeded (index first), then the fence directory, the partition directory and its parent forced.
+     */
+    private void fence(Quarantine q, Path dir, RepairOp.Fence f) throws IOException {
+        Path fenceDir = dir.resolveSibling(f.directory());
+        if (!Files.isDirectory(fenceDir, LinkOption.NOFOLLOW_LINKS)) {
+            step("mkdir " + fenceDir);
+            Files.createDirectory(fenceDir);
+            forceDirectory(fenceDir.getParent());
+        } else {
+            try (DirectoryStream<Path> s = Files.newDirectoryStream(fenceDir)) {
+                for (Path p : s) {
+                    String n = p.getFileName().toString();
+                    if (!n.equals(f.file()) && !n.equals(f.index())) {
+                        throw conflict(fenceDir, "exists and holds " + n + ", which segtool did not put there");
+                    }
+                }
+            }
+        }
+        moveIntoFence(q, dir, fenceDir, f.seq(), f.file(), f.logExisted(), f.logBytes());
+        moveIntoFence(q, dir, fenceDir, f.seq(), f.index(), f.indexExisted(), f.indexBytes());
+        seedEmpty(dir.resolve(f.index()));
+        seedEmpty(dir.resolve(f.file()));
+        forceDirectory(fenceDir);
+        forceDirectory(dir);
+        forceDirectory(dir.getParent());
+    }
+
+    private void moveIntoFence(Quarantine q, Path dir, Path fenceDir, int seq, String name, boolean existed,
+                               long bytes) throws IOException {
+        if (!existed) {
+            return;
+        }
+        Path target = fenceDir.resolve(name);
+        if (exists(target)) {
+            if (!copied(q, seq, target, name, bytes)) {
+                throw conflict(target, "does not hold the bytes segtool fenced");
+            }
+            return;
+        }
+        Path source = dir.resolve(name);
+        requireCopied(q, seq, source, name, bytes);
+        rename(source, target);
+    }
+
+    private void seedEmpty(Path p) throws IOException {
+        if (exists(p)) {
+            if (Files.size(p) != 0) {
+                throw conflict(p, "should be the empty file seeded after fencing but holds " + Files.size(p)
+                        + " bytes");
+            }
+            force(p);
+            return;
+        }
+        writeFile(p, new byte[0]);
+    }
+
+    private void journal(Quarantine q, RepairOp op) throws IOException {
+        Path j = q.directory().resolve(Quarantine.JOURNAL);
+        boolean created = !exists(j);
+        step("journal done " + op.seq());
+        try (FileChannel ch = FileChannel.open(j, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.APPEND)) {
+            ByteBuffer line = ByteBuffer.wrap(("done " + op.seq() + " " + op.kind() + "\n")
+                    .getBytes(StandardCharsets.UTF_8));
+            while (line.hasRemaining()) {
+                ch.write(line);
+            }
+            step("force " + j);
+            ch.force(true);
+        }
+        if (created) {
+            forceDirectory(q.directory());
+        }
+    }
+
+    /**
+     * Removes a quarantine directory whose manifest was never committed: an apply stopped while copying, before it
+     * changed anything, so its copies duplicate bytes that are still in place.
+     */
+    public void discard(Path preparation) throws IOException {
+        if (Quarantine.hasManifest(preparation)) {
+            throw new IOException(preparation + ": has a committed manifest; segtool never deletes one");
+        }
+        List<Path> files = new ArrayList<>();
+        List<Path> dirs = new ArrayList<>();
+        try (var walk = Files.walk(preparation)) {
+            walk.forEach(p -> (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) ? dirs : files).add(p));
+        }
+        for (Path f : files) {
+            String rel = preparation.relativize(f).toString();
+            boolean ours = rel.startsWith(Quarantine.BYTES + "/") || rel.startsWith(Planner.NEW_CONTENTS + "/")
+                    || rel.equals(Quarantine.MANIFEST + ".tmp");
+            if (!ours) {
+                throw new IOException(f + ": not a file segtool puts in a quarantine directory; leaving "
+                        + preparation + " alone");
+            }
+        }
+        for (Path f : files) {
+            step("delete " + f);
+            Files.delete(f);
+        }
+        dirs.sort(java.util.Comparator.reverseOrder());
+        for (Path d : dirs) {
+            step("rmdir " + d);
+            Files.delete(d);
+        }
+        forceDirectory(preparation.getParent());
+    }
+
+    // ---- restore -----------------------------------------------------------------------------------------------
+
+    /** What {@link #restore} did or would do. {@code conflicts} non-empty means it changed nothing. */
+    public record RestoreResult(List<String> actions, List<String> conflicts, boolean applied) {
+    }
+
+    /**
+     * Puts back every byte the quarantine holds: undoes, newest first, each operation that finished or was
+     * interrupted. Checks first, without changing anything, that each file is in a state the repair (or an earlier,
+     * interrupted restore) can have left; any other state is a conflict and nothing is changed. Each undo step
+     * checks the file again, so running restore again after a crash finishes the job.
+     */
+    public RestoreResult restore(Quarantine q, boolean apply) throws IOException {
+        verifyCopies(q);
+        Path dir = q.partition();
+        List<String> actions = new ArrayList<>();
+        List<String> conflicts = new ArrayList<>();
+        List<RepairOp> ops = new ArrayList<>(q.manifest().operations());
+        java.util.Collections.reverse(ops);
+        leftovers(dir, false, actions);
+        for (RepairOp op : ops) {
+            if (q.touched(op.seq())) {
+                undo(q, dir, op, false, actions, conflicts);
+            }
+        }
+        if (!conflicts.isEmpty() || !apply) {
+            return new RestoreResult(actions, conflicts, false);
+        }
+        List<String> done = new ArrayList<>();
+        leftovers(dir, true, done);
+        for (RepairOp op : ops) {
+            if (q.touched(op.seq())) {
+                undo(q, dir, op, true, done, conflicts);
+                if (!conflicts.isEmpty()) {
+                    throw new IOException("restore stopped: " + conflicts.get(0));
+                }
+            }
+        }
+        writeAtomically(q.directory().resolve(Quarantine.MANIFEST), q.manifest().withState(Manifest.RESTORED,
+                q.manifest().completed(), clock.instant().toString()).toBytes());
+        return new RestoreResult(done, conflicts, true);
+    }
+
+    private void leftovers(Path dir, boolean apply, List<String> actions) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        List<Path> found = new ArrayList<>();
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "*" + RESTORE_SUFFIX)) {
+            s.forEach(found::add);
+        }
+        for (Path p : found) {
+            actions.add("delete " + p.getFileName() + " (left by an interrupted restore)");
+            if (apply) {
+                step("delete " + p);
+                Files.deleteIfExists(p);
+                forceDirectory(dir);
+            }
+        }
+    }
+
+    private void undo(Quarantine q, Path dir, RepairOp op, boolean apply, List<String> actions,
+                      List<String> conflicts) throws IOException {
+        if (op instanceof RepairOp.TruncateLog) {
+            RepairOp.TruncateLog t = (RepairOp.TruncateLog) op;
+            untruncate(q, dir, t.seq(), t.file(), t.from(), t.to(), apply, actions, conflicts);
+        } else if (op instanceof RepairOp.TruncateIndex) {
+            RepairOp.TruncateIndex t = (RepairOp.TruncateIndex) op;
+            untruncate(q, dir, t.seq(), t.file(), t.from(), t.to(), apply, actions, conflicts);
+        } else if (op instanceof RepairOp.InstallIndex) {
+            RepairOp.InstallIndex i = (RepairOp.InstallIndex) op;
+            Path p = dir.resolve(i.file());
+            boolean isOriginal = i.existed() ? exists(p) && copied(q, i.seq(), p, i.file(), i.from()) : !exists(p);
+            if (isOriginal) {
+                return;
+            }
+            if (!matches(p, i.length(), i.xxh3())) {
+                conflicts.add(p + ": is neither the original index nor the one segtool installed (changed since?)");
+                return;
+            }
+            if (i.existed()) {
+                actions.add("put back " + i.file() + " (" + i.from() + " bytes) in place of the rebuilt index");
+                if (apply) {
+                    reassemble(q, dir, i.seq(), i.file(), i.from());
+                }
+            } else {
+                actions.add("delete " + i.file() + " (there was no index before the repair)");
+                if (apply) {
+                    step("delete " + p);
+                    Files.delete(p);
+                    forceDirectory(dir);
+                }
+            }
+        } else if (op instanceof RepairOp.StageIndex) {
+            RepairOp.StageIndex s = (RepairOp.StageIndex) op;
+            Path p = dir.resolve(s.file());
+            if (exists(p) && !isOriginalOf(q, s.file(), p)) {
+                actions.add("delete " + s.file() + " (written by segtool)");
+                if (apply) {
+                    step("delete " + p);
+                    Files.delete(p);
+                    forceDirectory(dir);
+                }
+            }
+        } else if (op instanceof RepairOp.Delete) {
+            RepairOp.Delete d = (RepairOp.Delete) op;
+            Path p = dir.resolve(d.file());
+            if (exists(p) && copied(q, d.seq(), p, d.file(), d.length())) {
+                return;
+            }
+            if (exists(p) && !(apply || removedByLaterUndo(q, d))) {
+                conflicts.add(p + ": exists but is not the file segtool deleted");
+                return;
+            }
+            actions.add("recreate " + d.file() + " (" + d.length() + " bytes)");
+            if (apply) {
+                if (exists(p)) {
+                    throw new IOException(p + ": exists but is not the file segtool deleted");
+                }
+                reassemble(q, dir, d.seq(), d.file(), d.length());
+            }
+        } else if (op instanceof RepairOp.Fence) {
+            unfence(q, dir, (RepairOp.Fence) op, apply, actions, conflicts);
+        }
+    }
+
+    /** A staging file segtool wrote over a name the sweep had deleted: removed before the original is recreated. */
+    private static boolean removedByLaterUndo(Quarantine q, RepairOp.Delete d) {
+        for (RepairOp op : q.manifest().operations()) {
+            if (op instanceof RepairOp.StageIndex && op.file().equals(d.file()) && op.seq() > d.seq()
+                    && q.touched(op.seq())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean isOriginalOf(Quarantine q, String file, Path p) throws IOException {
+        for (RepairOp op : q.manifest().operations()) {
+            if (op instanceof RepairOp.Delete && op.file().equals(file)) {
+                return copied(q, op.seq(), p, file, ((RepairOp.Delete) op).length());
+            }
+        }
+        return false;
+    }
+
+    private void untruncate(Quarantine q, Path dir, int seq, String file, long from, long to, boolean apply,
+                            List<String> actions, List<String> conflicts) throws IOException {
+        Path p = dir.resolve(file);
+        long now = size(p);
+        if (now == from && copied(q, seq, p, file, from)) {
+            return;
+        }
+        if (now < to || now >= from || !prefixMatches(q, seq, file, p, to, now)) {
+            conflicts.add(p + ": is " + now + " bytes; segtool truncated it from " + from + " to " + to
+                    + " and can only append the quarantined tail to what it left (changed since?)");
+            return;
+        }
+        actions.add("append " + (from - now) + " bytes to " + file + " (back to " + from + ")");
+        if (!apply) {
+            return;
+        }
+        try (FileChannel out = FileChannel.open(p, StandardOpenOption.WRITE)) {
+            for (QuarantineEntry e : q.entriesOf(seq, file)) {
+                if (e.end() <= now) {
+                    continue;
+                }
+                long skip = Math.max(0, now - e.offset());
+                step("write " + p + " at " + (e.offset() + skip));
+                try (FileChannel in = FileChannel.open(q.copy(e), StandardOpenOption.READ)) {
+                    transfer(in, skip, e.length() - skip, out, e.offset() + skip);
+                }
+            }
+            step("force " + p);
+            out.force(true);
+        }
+        if (!copied(q, seq, p, file, from)) {
+            throw new IOException(p + ": does not hash as quarantined after putting the tail back");
+        }
+    }
+
+    /** True when {@code [to, now)} of {@code p} equals the start of the quarantined tail (an interrupted append). */
+    private static boolean prefixMatches(Quarantine q, int seq, String file, Path p, long to, long now)
+            throws IOException {
+        for (QuarantineEntry e : q.entriesOf(seq, file)) {
+            long n = Math.min(e.end(), now) - e.offset();
+            if (n <= 0) {
+                break;
+            }
+            if (Hashing.range(p, e.offset(), n) != Hashing.range(q.copy(e), 0, n)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void unfence(Quarantine q, Path dir, RepairOp.Fence f, boolean apply, List<String> actions,
+                         List<String> conflicts) throws IOException {
+        Path fenceDir = dir.resolveSibling(f.directory());
+        String[][] files = {{f.file(), String.valueOf(f.logExisted()), String.valueOf(f.logBytes())},
+            {f.index(), String.valueOf(f.indexExisted()), String.valueOf(f.indexBytes())}};
+        for (String[] x : files) {
+            String name = x[0];
+            boolean existed = Boolean.parseBoolean(x[1]);
+            long bytes = Long.parseLong(x[2]);
+            Path p = dir.resolve(name);
+            if (existed) {
+                if (exists(p) && copied(q, f.seq(), p, name, bytes)) {
+                    continue;
+                }
+                if (exists(p) && Files.size(p) != 0) {
+                    conflicts.add(p + ": holds " + Files.size(p) + " bytes that are neither the fenced original nor"
+                            + " the empty file seeded in its place (changed since?)");
+                    continue;
+                }
+                actions.add("put back " + name + " (" + bytes + " bytes) from the quarantine");
+                if (apply) {
+                    reassemble(q, dir, f.seq(), name, bytes);
+                }
+            } else if (exists(p)) {
+                if (Files.size(p) != 0) {
+                    conflicts.add(p + ": holds " + Files.size(p) + " bytes; segtool seeded it empty");
+                    continue;
+                }
+                actions.add("delete the seeded empty " + name + " (it did not exist before)");
+                if (apply) {
+                    step("delete " + p);
+                    Files.delete(p);
+                    forceDirectory(dir);
+                }
+            }
+        }
+        if (!Files.isDirectory(fenceDir)) {
+            return;
+        }
+        for (String[] x : files) {
+            Path fenced = fenceDir.resolve(x[0]);
+            if (Boolean.parseBoolean(x[1]) && exists(fenced)
+                    && copied(q, f.seq(), fenced, x[0], Long.parseLong(x[2]))) {
+                actions.add("delete " + f.directory() + "/" + x[0] + " (the fenced copy, now back in place)");
+                if (apply) {
+                    step("delete " + fenced);
+                    Files.delete(fenced);
+                }
+            }
+        }
+        if (apply) {
+            boolean empty;
+            try (DirectoryStream<Path> s = Files.newDirectoryStream(fenceDir)) {
+                empty = !s.iterator().hasNext();
+            }
+            if (empty) {
+                step("rmdir " + fenceDir);
+                Files.delete(fenceDir);
+            } else {
+                forceDirectory(fenceDir);
+            }
+            forceDirectory(fenceDir.getParent());
+        } else {
+            actions.add("remove " + f.directory() + " if nothing else is in it");
+        }
+    }
+
+    /** Rebuilds {@code file} whole from its quarantined ranges: a temporary file, forced, checked, renamed. */
+    private void reassemble(Quarantine q, Path dir, int seq, String file, long length) throws IOException {
+        Path target = dir.resolve(file);
+        Path tmp = dir.resolve(file + RESTORE_SUFFIX);
+        step("write " + tmp);
+        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            long at = 0;
+            for (QuarantineEntry e : q.entriesOf(seq, file)) {
+                if (e.offset() != at) {
+                    throw new IOException(q.directory() + ": the copies of " + file + " do not cover it from 0");
+                }
+                try (FileChannel in = FileChannel.open(q.copy(e), StandardOpenOption.READ)) {
+                    transfer(in, 0, e.length(), out, e.offset());
+                }
+                at = e.end();
+            }
+            if (at != length) {
+                throw new IOException(q.directory() + ": the copies of " + file + " cover " + at + " of " + length
+                        + " bytes");
+            }
+            step("force " + tmp);
+            out.force(true);
+        }
+        if (!copied(q, seq, tmp, file, length)) {
+            throw new IOException(tmp + ": does not hash as quarantined");
+        }
+        rename(tmp, target);
+        forceDirectory(dir);
+    }
+
+    // ---- checks ------------------------------------------------------------------------------------------------
+
+    /** True iff {@code p} is {@code length} bytes and each quarantined range of {@code file} hashes as recorded. */
+    private static boolean copied(Quarantine q, int seq, Path p, String file, long length) throws IOException {
+        if (size(p) != length) {
+            return false;
+        }
+        for (QuarantineEntry e : q.entriesOf(seq, file)) {
+            if (Hashing.range(p, e.offset(), e.length()) != Hashing.parse(e.xxh3())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void requireCopied(Quarantine q, int seq, Path p, String file, long length) throws IOException {
+        if (!copied(q, seq, p, file, length)) {
+            throw conflict(p, "no longer holds the bytes copied into " + q.directory().getFileName()
+                    + "; it changed after the plan was made");
+        }
+    }
+
+    private static boolean matches(Path p, long length, String xxh3) throws IOException {
+        return exists(p) && Files.size(p) == length && Hashing.range(p, 0, length) == Hashing.parse(xxh3);
+    }
+
+    private static IOException conflict(Path p, String what) {
+        return new IOException(p + ": " + what + "; stopping (the quarantine holds everything removed so far)");
+    }
+
+    private static boolean exists(Path p) {
+        return Files.exists(p, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    private static long size(Path p) throws IOException {
+        return exists(p) ? Files.size(p) : 0;
+    }
+
+    // ---- primitives: every mutation passes through step() --------------------------------------------------------
+
+    private void step(String action) throws IOException {
+        hook.before(steps++, action);
+    }
+
+    /** Copies {@code [offset, offset + length)} of {@code source} into a new file, forces it, checks both hashes. */
+    private long copyRange(Path source, long offset, long length, Path copy) throws IOException {
+        step("write " + copy);
+        try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
+             FileChannel out = FileChannel.open(copy, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            transfer(in, offset, length, out, 0);
+            step("force " + copy);
+            out.force(true);
+            long expected = Hashing.range(in, offset, length);
+            long actual = Hashing.range(copy, 0, length);
+            if (expected != actual) {
+                throw new IOException(copy + ": copy of " + source + " [" + offset + ", " + (offset + length)
+                        + ") hashes " + Hashing.hex(actual) + ", source " + Hashing.hex(expected));
+            }
+            return expected;
+        }
+    }
+
+    private static void transfer(FileChannel in, long from, long length, FileChannel out, long to)
+            throws IOException {
+        long done = 0;
+        while (done < length) {
+            long n = out.transferFrom(in.position(from + done), to + done, length - done);
+            if (n <= 0) {
+                throw new IOException("short copy: " + done + " of " + length + " bytes");
+            }
+            done += n;
+        }
+    }
+
+    /** Create or truncate, write everything at offset 0, force. */
+    private void writeFile(Path p, byte[] bytes) throws IOException {
+        step("write " + p);
+        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer b = ByteBuffer.wrap(bytes);
+            while (b.hasRemaining()) {
+                ch.write(b, b.position());
+            }
+            step("force " + p);
+            ch.force(true);
+        }
+    }
+
+    /** A temporary file beside {@code target}, forced, renamed over it, directory forced. */
+    private void writeAtomically(Path target, byte[] bytes) throws IOException {
+        Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+        writeFile(tmp, bytes);
+        rename(tmp, target);
+        forceDirectory(target.getParent());
+    }
+
+    private void rename(Path from, Path to) throws IOException {
+        step("rename " + from + " -> " + to);
+        Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private void force(Path p) throws IOException {
+        step("force " + p);
+        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE)) {
+            ch.force(true);
+        }
+    }
+
+    private void forceDirectory(Path dir) throws IOException {
+        step("force " + dir + "/");
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package segtool.analyzers.repair;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import segtool.analyzers.recovery.PartitionReport;
+import segtool.analyzers.recovery.PlannedOp;
+import segtool.analyzers.recovery.SegmentReport;
+import segtool.formats.index.IndexEntry;
+import segtool.formats.index.IndexFile;
+import segtool.formats.naming.SegmentFiles;
+
+/**
+ * Turns a judgement into a {@link RepairPlan}: the engine's operations in the server's order (sweep deletions,
+ * staged indexes, then pass C per segment: fence, truncate log, install or truncate index), each with the byte
+ * ranges it removes. Re-stats every file it plans for and refuses when a length differs from the judgement's.
+ */
+public final class Planner {
+    static final String NEW_CONTENTS = "new";
+
+    private Planner() {
+    }
+
+    /** The plan that makes an accepted partition's files what the server's pass C would make them. */
+    public static RepairPlan repair(PartitionReport report) throws IOException {
+        if (report.outcome != PartitionReport.Outcome.ACCEPTED) {
+            throw new IllegalArgumentException("cannot plan a repair of a " + report.outcome.json() + " partition");
+        }
+        return plan("repair", report, report.operations());
+    }
+
+    /**
+     * The plan of {@code rebuild-index}: per segment, a stale staging file deleted (it would be overwritten), the
+     * rebuilt index staged, then installed.
+     */
+    public static RepairPlan rebuildIndex(PartitionReport report, List<SegmentReport> segments) throws IOException {
+        Path dir = report.partition.directory();
+        List<PlannedOp> ops = new ArrayList<>();
+        for (SegmentReport s : segments) {
+            Path staging = SegmentFiles.indexStaging(dir, s.start);
+            if (Files.exists(staging, LinkOption.NOFOLLOW_LINKS)) {
+                ops.add(new PlannedOp.Delete(staging, "stale scratch file; rebuild-index writes this name"));
+            }
+            ops.add(new PlannedOp.StageIndex(staging, s.start, s.rebuiltEntries));
+        }
+        for (SegmentReport s : segments) {
+            ops.add(new PlannedOp.InstallIndex(s.index, s.start, SegmentFiles.indexStaging(dir, s.start),
+                    s.rebuiltEntries, size(s.index)));
+        }
+        return plan("rebuild-index", report, ops);
+    }
+
+    private static RepairPlan plan(String command, PartitionReport report, List<PlannedOp> engineOps)
+            throws IOException {
+        Path dir = report.partition.directory();
+        List<RepairOp> ops = new ArrayList<>();
+        List<RepairPlan.Leaving> leaving = new ArrayList<>();
+        Map<String, byte[]> contents = new LinkedHashMap<>();
+        for (PlannedOp op : engineOps) {
+            int seq = ops.size();
+            String file = name(dir, op.path());
+            if (op instanceof PlannedOp.Delete) {
+                PlannedOp.Delete d = (PlannedOp.Delete) op;
+                if (!Files.isRegularFile(d.path(), LinkOption.NOFOLLOW_LINKS)) {
+                    throw new IOException(d.path() + ": not a regular file; segtool deletes only regular files");
+                }
+                long len = Files.size(d.path());
+                ops.add(new RepairOp.Delete(seq, file, d.reason(), len));
+                leave(leaving, seq, file, 0, len, len, "deleted by the sweep: " + d.reason());
+            } else if (op instanceof PlannedOp.StageIndex) {
+                PlannedOp.StageIndex s = (PlannedOp.StageIndex) op;
+                byte[] bytes = IndexFile.encode(s.entries());
+                String content = NEW_CONTENTS + "/" + SegmentFiles.stem(s.segmentStart()) + SegmentFiles.INDEX;
+                contents.put(content, bytes);
+                ops.add(new RepairOp.StageIndex(seq, file, content, bytes.length, Hashing.hex(hash(bytes))));
+            } else if (op instanceof PlannedOp.Fence) {
+                PlannedOp.Fence f = (PlannedOp.Fence) op;
+                if (f.fenceDirectory() == null) {
+                    throw new IOException(dir + ": all " + 1000 + " fence directory names are taken");
+                }
+                Path index = SegmentFiles.index(dir, f.segmentStart());
+                expect(f.path(), f.logBytes());
+                expect(index, f.indexBytes());
+                boolean logExisted = Files.exists(f.path(), LinkOption.NOFOLLOW_LINKS);
+                boolean indexExisted = Files.exists(index, LinkOption.NOFOLLOW_LINKS);
+                String fence = f.fenceDirectory().getFileName().toString();
+                ops.add(new RepairOp.Fence(seq, file, name(dir, index), fence, logExisted, indexExisted,
+                        f.logBytes(), f.indexBytes()));
+                leave(leaving, seq, file, 0, f.logBytes(), f.logBytes(), "recovered empty: fenced into " + fence);
+                leave(leaving, seq, name(dir, index), 0, f.indexBytes(), f.indexBytes(),
+                        "recovered empty: fenced into " + fence);
+            } else if (op instanceof PlannedOp.TruncateLog) {
+                PlannedOp.TruncateLog t = (PlannedOp.TruncateLog) op;
+                expect(t.path(), t.from());
+                ops.add(new RepairOp.TruncateLog(seq, file, t.from(), t.to()));
+                leave(leaving, seq, file, t.to(), t.from() - t.to(), t.from(),
+                        "torn tail: log truncated from " + t.from() + " to " + t.to() + " bytes");
+            } else if (op instanceof PlannedOp.InstallIndex) {
+                PlannedOp.InstallIndex i = (PlannedOp.InstallIndex) op;
+                expect(i.path(), i.from());
+                byte[] bytes = IndexFile.encode(i.entries());
+                String content = NEW_CONTENTS + "/" + SegmentFiles.stem(i.segmentStart()) + SegmentFiles.INDEX;
+                contents.putIfAbsent(content, bytes);
+                boolean existed = Files.exists(i.path(), LinkOption.NOFOLLOW_LINKS);
+                ops.add(new RepairOp.InstallIndex(seq, file, name(dir, i.staging()), i.from(), existed, content,
+                        bytes.length, Hashing.hex(hash(bytes))));
+                leave(leaving, seq, file, 0, i.from(), i.from(), "index replaced by one rebuilt from the log ("
+                        + i.entries().size() + " entries of " + IndexEntry.LENGTH + " bytes)");
+            } else if (op instanceof PlannedOp.TruncateIndex) {
+                PlannedOp.TruncateIndex t = (PlannedOp.TruncateIndex) op;
+                expect(t.path(), t.from());
+                ops.add(new RepairOp.TruncateIndex(seq, file, t.from(), t.to()));
+                leave(leaving, seq, file, t.to(), t.from() - t.to(), t.from(),
+                        t.to() % IndexEntry.LENGTH == 0 && t.from() % IndexEntry.LENGTH != 0
+                                ? "index floored to whole entries (" + t.from() + " -> " + t.to() + " bytes)"
+                                : "index truncated from " + t.from() + " to " + t.to() + " bytes");
+            } else {
+                throw new IllegalStateException("unknown planned operation " + op.kind());
+            }
+        }
+        return new RepairPlan(command, report.partition, report.durable, List.copyOf(ops), List.copyOf(leaving),
+                contents, List.copyOf(engineOps), report);
+    }
+
+    /** Splits a removed range into quarantine entries of at most {@link Hashing#MAX_RANGE} bytes. */
+    private static void leave(List<RepairPlan.Leaving> out, int op, String file, long offset, long length,
+                              long originalLength, String reason) {
+        for (long at = offset; at < offset + length; at += Hashing.MAX_RANGE) {
+            long n = Math.min(Hashing.MAX_RANGE, offset + length - at);
+            out.add(new RepairPlan.Leaving(op, file, at, n, originalLength, reason));
+        }
+    }
+
+    private static void expect(Path file, long length) throws IOException {
+        long now = size(file);
+        if (now != length) {
+            throw new IOException(file + ": is " + now + " bytes but was " + length + " when judged; the partition "
+                    + "is changing under segtool (is a server running?)");
+        }
+    }
+
+    static long size(Path file) throws IOException {
+        return Files.exists(file, LinkOption.NOFOLLOW_LINKS) ? Files.size(file) : 0;
+    }
+
+    private static String name(Path dir, Path file) throws IOException {
+        Path parent = file.toAbsolutePath().normalize().getParent();
+        if (!parent.equals(dir.toAbsolutePath().normalize())) {
+            throw new IOException(file + ": not inside the partition directory " + dir);
+        }
+        return file.getFileName().toString();
+    }
+
+    private static long hash(byte[] bytes) {
+        return segtool.formats.hash.Xxh3.hash(bytes);
+    }
+}

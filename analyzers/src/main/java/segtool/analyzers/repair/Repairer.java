@@ -1,0 +1,388 @@
+package segtool.analyzers.repair;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import segtool.analyzers.recovery.PartitionReport;
+import segtool.analyzers.recovery.RecoveryEngine;
+import segtool.analyzers.recovery.SegmentReport;
+import segtool.formats.index.IndexEntry;
+import segtool.formats.index.IndexFile;
+import segtool.formats.naming.PartitionPath;
+
+/**
+ * Analyze, plan, apply, for one partition at a time. With {@code apply}: look for a server using the data, finish
+ * any repair a crash interrupted (its journaled plan, not a new one), judge afresh, plan, ask, apply, and judge
+ * again to show the result is what the next boot will find. Without: the same up to the plan, changing nothing.
+ * Refused partitions are explained and never touched.
+ */
+public final class Repairer {
+    /** Per-partition result; {@link #exitCode()} follows {@code scan}'s codes. */
+    public enum Status {
+        CLEAN, PLANNED, APPLIED, DECLINED, REFUSED, NOT_REBUILDABLE, IO_ERROR, IN_USE;
+
+        public String json() {
+            return name().toLowerCase();
+        }
+    }
+
+    /** Exit code when the data is in use and nothing was changed. */
+    public static final int EXIT_IN_USE = 4;
+
+    /** What happened to one partition. */
+    public record Outcome(PartitionPath partition, boolean durable, Status status, PartitionReport before,
+                          RepairPlan plan, Path quarantine, List<Path> resumed, List<Path> discarded,
+                          List<Quarantine> pending, PartitionReport after, ServerGuard.Report server,
+                          List<String> notes, String error, Set<Long> segments) {
+        /**
+         * 0 clean or repaired (the next boot finds nothing to do; for rebuild-index: nothing to do for the
+         * rebuilt segments), 1 changes pending, 2 refused, 3 I/O error, 4 in use.
+         */
+        public int exitCode() {
+            switch (status) {
+                case CLEAN:
+                    return pending.isEmpty() ? 0 : 1;
+                case PLANNED:
+                case DECLINED:
+                    return 1;
+                case REFUSED:
+                case NOT_REBUILDABLE:
+                    return 2;
+                case IO_ERROR:
+                    return 3;
+                case IN_USE:
+                    return EXIT_IN_USE;
+                case APPLIED:
+                    if (after == null) {
+                        return 0;
+                    }
+                    if (segments == null || after.outcome != PartitionReport.Outcome.ACCEPTED) {
+                        return Math.min(after.severity(), 3);
+                    }
+                    return after.segments.stream().anyMatch(s -> segments.contains(s.start)
+                            && !s.operations.isEmpty()) ? 1 : 0;
+                default:
+                    throw new IllegalStateException(status.name());
+            }
+        }
+    }
+
+    private final RecoveryEngine engine;
+    private final Function<Path, ServerGuard.Report> guard;
+    private final Applier applier;
+    private final Confirm confirm;
+    private final Map<Path, ServerGuard.Report> checked = new HashMap<>();
+
+    /** {@code guard} checks a scope for users of the data: {@code new ServerGuard()::check}. */
+    public Repairer(RecoveryEngine engine, Function<Path, ServerGuard.Report> guard, Applier applier,
+                    Confirm confirm) {
+        this.engine = engine;
+        this.guard = guard;
+        this.applier = applier;
+        this.confirm = confirm;
+    }
+
+    /** {@code repair}: make the files what the server's boot recovery would make them. */
+    public Outcome repair(PartitionPath partition, boolean durable, boolean apply, boolean force) {
+        Run run = new Run(partition, durable, apply, force);
+        try {
+            if (!run.prepare()) {
+                return run.outcome(Status.IN_USE);
+            }
+            run.before = engine.judge(partition, durable);
+            Status judged = run.judged();
+            if (judged != null) {
+                return run.outcome(judged);
+            }
+            if (run.before.operations().isEmpty()) {
+                run.after = run.resumed.isEmpty() ? null : run.before;
+                return run.outcome(run.resumed.isEmpty() ? Status.CLEAN : Status.APPLIED);
+            }
+            run.plan = Planner.repair(run.before);
+            return run.execute();
+        } catch (IOException | RuntimeException e) {
+            return run.failed(e);
+        }
+    }
+
+    /**
+     * {@code rebuild-index}: replace the index of {@code segment} (or of every segment when null) with one rebuilt
+     * from the byte-0 walk. Refused when the walk does not consume the whole log (a torn or damaged tail is
+     * {@code repair}'s job) and when the partition is refused.
+     */
+    public Outcome rebuildIndex(PartitionPath partition, Long segment, boolean durable, boolean apply,
+                                boolean force) {
+        Run run = new Run(partition, durable, apply, force);
+        try {
+            if (!run.prepare()) {
+                return run.outcome(Status.IN_USE);
+            }
+            run.before = engine.judge(partition, durable);
+            Status judged = run.judged();
+            if (judged != null) {
+                return run.outcome(judged);
+            }
+            List<SegmentReport> targets = new ArrayList<>();
+            run.segments = new java.util.HashSet<>();
+            boolean found = false;
+            for (SegmentReport s : run.before.segments) {
+                if (segment != null && s.start != segment) {
+                    continue;
+                }
+                found = true;
+                run.segments.add(s.start);
+                List<IndexEntry> entries = rebuilt(partition, durable, s, run.notes);
+                if (entries == null) {
+                    continue;
+                }
+                if (!sameIndex(s, entries)) {
+                    SegmentReport target = new SegmentReport(s.start, s.log, s.index);
+                    target.rebuiltEntries = entries;
+                    targets.add(target);
+                } else {
+                    run.notes.add(s.index.getFileName() + " already holds exactly the rebuilt entries ("
+                            + entries.size() + ")");
+                }
+            }
+            if (!found) {
+                throw new IOException(partition.directory() + ": no segment starts at offset " + segment);
+            }
+            if (run.notes.stream().anyMatch(n -> n.startsWith(NOT_REBUILDABLE))) {
+                return run.outcome(Status.NOT_REBUILDABLE);
+            }
+            if (targets.isEmpty()) {
+                run.after = run.resumed.isEmpty() ? null : run.before;
+                return run.outcome(run.resumed.isEmpty() ? Status.CLEAN : Status.APPLIED);
+            }
+            if (durable) {
+                run.notes.add("enforce_fsync=true: the rebuilt index keeps one entry per 64 KiB of log, fewer than "
+                        + "the writer's one per flush, so boot's durable-mode step-back check has less evidence "
+                        + "for these segments until the server writes new entries");
+            }
+            run.plan = Planner.rebuildIndex(run.before, targets);
+            return run.execute();
+        } catch (IOException | RuntimeException e) {
+            return run.failed(e);
+        }
+    }
+
+    private static final String NOT_REBUILDABLE = "cannot rebuild ";
+
+    /** The entries R() produces for {@code s} when it consumes the whole log; otherwise null and a note. */
+    private List<IndexEntry> rebuilt(PartitionPath partition, boolean durable, SegmentReport s, List<String> notes)
+            throws IOException {
+        String name = s.log.getFileName().toString();
+        if (s.logLength == 0) {
+            if (s.indexLength != 0) {
+                notes.add(NOT_REBUILDABLE + name + ": the log is empty, so the index has nothing to point at; "
+                        + "repair fences the stale index");
+                return null;
+            }
+            notes.add(name + ": empty segment, no index to rebuild");
+            return null;
+        }
+        SegmentReport r = s.result == SegmentReport.Result.REBUILT ? s
+                : engine.rebuildWalk(partition, s.start, durable);
+        if (r.result == SegmentReport.Result.REFUSED) {
+            notes.add(NOT_REBUILDABLE + name + ": the byte-0 walk is refused: " + r.refusal);
+            return null;
+        }
+        if (r.result != SegmentReport.Result.REBUILT) {
+            notes.add(NOT_REBUILDABLE + name + ": no record verifies from byte 0 (the segment is recovered empty;"
+                    + " repair fences it)");
+            return null;
+        }
+        if (r.size != r.logLength) {
+            notes.add(NOT_REBUILDABLE + name + ": the byte-0 walk stops at byte " + r.size + " of " + r.logLength
+                    + " (torn or damaged tail: that is repair's job)");
+            return null;
+        }
+        return r.rebuiltEntries;
+    }
+
+    private static boolean sameIndex(SegmentReport s, List<IndexEntry> entries) throws IOException {
+        if (s.indexLength != (long) entries.size() * IndexEntry.LENGTH) {
+            return false;
+        }
+        try (IndexFile index = IndexFile.open(s.index)) {
+            for (int i = 0; i < entries.size(); i++) {
+                if (!index.entry(i).equals(entries.get(i))) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** What {@code restore} did to one quarantine. */
+    public record RestoreOutcome(Path quarantine, Path partition, String stateBefore, ServerGuard.Report server,
+                                 Applier.RestoreResult result, String error) {
+        /** 0 restored (or nothing to do), 1 dry run with work to do, 2 conflicts, 3 I/O, 4 in use. */
+        public int exitCode() {
+            if (error != null) {
+                return 3;
+            }
+            if (result == null) {
+                return EXIT_IN_USE;
+            }
+            if (!result.conflicts().isEmpty()) {
+                return 2;
+            }
+            return result.applied() || result.actions().isEmpty() ? 0 : 1;
+        }
+    }
+
+    /** {@code restore}: put back every byte a quarantine holds (dry run unless {@code apply}). */
+    public RestoreOutcome restore(Path quarantine, boolean apply, boolean force) {
+        Path partition = null;
+        String state = null;
+        ServerGuard.Report server = null;
+        try {
+            Quarantine q = Quarantine.open(quarantine);
+            partition = q.partition();
+            state = q.manifest().state();
+            server = serverCheck(PartitionPath.of(partition));
+            if (apply && server.busy() && !force) {
+                return new RestoreOutcome(q.directory(), partition, state, server, null, null);
+            }
+            return new RestoreOutcome(q.directory(), partition, state, server, applier.restore(q, apply), null);
+        } catch (IOException | RuntimeException e) {
+            return new RestoreOutcome(quarantine, partition, state, server, null,
+                    e.getMessage() == null ? e.toString() : e.getMessage());
+        }
+    }
+
+    private ServerGuard.Report serverCheck(PartitionPath partition) {
+        return checked.computeIfAbsent(ServerGuard.scopeOf(partition), guard);
+    }
+
+    /** The state of one partition's run. */
+    private final class Run {
+        final PartitionPath partition;
+        final boolean durable;
+        final boolean apply;
+        final boolean force;
+        final List<Path> resumed = new ArrayList<>();
+        final List<Path> discarded = new ArrayList<>();
+        final List<Quarantine> pending = new ArrayList<>();
+        final List<String> notes = new ArrayList<>();
+        ServerGuard.Report server;
+        Set<Long> segments;
+        PartitionReport before;
+        RepairPlan plan;
+        Path quarantine;
+        PartitionReport after;
+
+        Run(PartitionPath partition, boolean durable, boolean apply, boolean force) {
+            this.partition = partition;
+            this.durable = durable;
+            this.apply = apply;
+            this.force = force;
+        }
+
+        /** Server check, then (with apply) finish interrupted repairs. False when the data is in use. */
+        boolean prepare() throws IOException {
+            server = serverCheck(partition);
+            if (server.busy()) {
+                if (apply && !force) {
+                    return false;
+                }
+                if (apply) {
+                    notes.add("--force: changing files although " + String.join("; ", server.reasons()));
+                }
+            }
+            for (Path q : Quarantine.of(partition.directory())) {
+                if (!Quarantine.hasManifest(q)) {
+                    if (apply) {
+                        applier.discard(q);
+                        discarded.add(q);
+                    } else {
+                        notes.add(q.getFileName() + ": an apply that stopped before changing anything left it; "
+                                + "--apply removes it");
+                    }
+                    continue;
+                }
+                Quarantine open = Quarantine.open(q);
+                if (!open.unfinished()) {
+                    continue;
+                }
+                if (apply) {
+                    if (open.manifest().enforceFsync() != durable) {
+                        notes.add(q.getFileName() + " was planned with enforce_fsync=" + open.manifest().enforceFsync()
+                                + "; finishing that plan as journaled");
+                    }
+                    applier.resume(open);
+                    resumed.add(q);
+                } else {
+                    pending.add(open);
+                }
+            }
+            return true;
+        }
+
+        /** The status for a judgement that stops here, or null to go on planning. */
+        Status judged() {
+            notes.addAll(before.warnings);
+            switch (before.outcome) {
+                case IO_ERROR:
+                    return Status.IO_ERROR;
+                case REFUSED:
+                    return Status.REFUSED;
+                default:
+                    return null;
+            }
+        }
+
+        Outcome execute() throws IOException {
+            if (!apply) {
+                return outcome(Status.PLANNED);
+            }
+            if (!confirm.approve(plan)) {
+                return outcome(Status.DECLINED);
+            }
+            Quarantine q = applier.apply(plan);
+            quarantine = q.directory();
+            after = engine.judge(partition, durable);
+            if (segments != null) {
+                long mine = after.segments.stream().filter(s -> segments.contains(s.start))
+                        .mapToLong(s -> s.operations.size()).sum();
+                long others = after.operations().size() - mine;
+                if (others > 0) {
+                    notes.add("the partition still needs " + others + " other operation(s); see segtool repair");
+                }
+            } else if (after.severity() != 0) {
+                notes.add("after the repair the partition still is not clean: "
+                        + (after.refusal != null ? after.refusal.toString() : after.operations().size()
+                        + " operation(s) pending") + " (see RECOVERY 11.2 for the one known non-fixpoint)");
+            }
+            return outcome(Status.APPLIED);
+        }
+
+        Outcome outcome(Status status) {
+            return new Outcome(partition, durable, status, before, plan, quarantine, List.copyOf(resumed),
+                    List.copyOf(discarded), List.copyOf(pending), after, server, List.copyOf(notes), null, segments);
+        }
+
+        Outcome failed(Exception e) {
+            String message = e.getMessage() == null ? e.toString() : e.getMessage();
+            try {
+                for (Path q : Quarantine.of(partition.directory())) {
+                    if (Quarantine.hasManifest(q) && Quarantine.open(q).unfinished()) {
+                        notes.add(q + " holds every byte removed so far; run repair --apply again to finish the "
+                                + "plan, or restore " + q.getFileName() + " to undo it");
+                    }
+                }
+            } catch (IOException | RuntimeException ignored) {
+                // the failure itself is reported
+            }
+            return new Outcome(partition, durable, Status.IO_ERROR, before, plan, quarantine, List.copyOf(resumed),
+                    List.copyOf(discarded), List.copyOf(pending), after, server, List.copyOf(notes), message,
+                    segments);
+        }
+    }
+}

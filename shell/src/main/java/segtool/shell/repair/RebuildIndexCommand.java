@@ -1,0 +1,77 @@
+package segtool.shell.repair;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.repair.RepairJson;
+import segtool.analyzers.repair.Repairer;
+import segtool.analyzers.report.ScanJson;
+import segtool.analyzers.target.Targets;
+import segtool.formats.naming.PartitionPath;
+import segtool.shell.Version;
+import segtool.shell.options.OutputOptions;
+import segtool.shell.options.VerdictOptions;
+
+/** {@code rebuild-index SEGMENT|PARTITION}: a fresh index from the byte-0 walk, with the server's stride. */
+@Command(name = "rebuild-index", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = {"Replace a segment's index (or every segment's, for a partition) with one rebuilt from the "
+                + "log as the server rebuilds it: an entry for the first non-empty batch, then one each time at "
+                + "least 65,536 bytes of log have passed.",
+            "Refuses when the walk from byte 0 does not reach the end of the log (a torn or damaged tail is "
+                + "repair's job) and when the partition is refused. Dry run by default; --apply writes "
+                + "<S>.index.staging, forces it, renames it over <S>.index and forces the directory, after copying "
+                + "the old index into <partition>.segtool-quarantine.<time>/."},
+        footer = RepairCli.EXIT_HELP)
+public final class RebuildIndexCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "PATH", arity = "0..1",
+            description = "A segment file (<S>.log or <S>.index) or a partition directory. Default: the open path.")
+    String path;
+
+    @Mixin
+    VerdictOptions verdict;
+
+    @Mixin
+    RepairOptions repair;
+
+    @Mixin
+    OutputOptions output;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        Path target = RepairCli.resolve(spec, path);
+        Targets targets = Targets.resolve(target);
+        if (targets.kind() == Targets.Kind.DATA_DIRECTORY) {
+            throw new CommandLine.ParameterException(spec.commandLine(), target + " is a data directory; "
+                    + "rebuild-index takes a segment file or a partition directory");
+        }
+        PartitionPath partition = RepairCli.partitions(spec, targets, verdict).get(0);
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        RepairCli.warnMode(spec, repair, verdict, err);
+        Repairer repairer = RepairCli.repairer(verdict, RepairCli.confirm(repair));
+        Repairer.Outcome o = repairer.rebuildIndex(partition, targets.segment(), verdict.enforceFsync, repair.apply,
+                repair.force);
+        RepairCli.warnForce(List.of(o), err);
+        int exit = o.exitCode();
+        if (output.json) {
+            out.println(ScanJson.mapper().writeValueAsString(RepairJson.report("rebuild-index", target.toString(),
+                    Version.current(), verdict.enforceFsync, repair.apply, List.of(o), exit)));
+        } else {
+            RepairText.mode(out, verdict.enforceFsync);
+            RepairText.outcome(out, o, targets.segment() == null ? RepairCommand.name(partition)
+                    : target.getFileName().toString(), output.quiet);
+        }
+        out.flush();
+        return exit;
+    }
+}

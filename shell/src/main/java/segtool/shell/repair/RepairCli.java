@@ -1,0 +1,112 @@
+package segtool.shell.repair;
+
+import java.io.Console;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.recovery.RecoveryEngine;
+import segtool.analyzers.repair.Applier;
+import segtool.analyzers.repair.Confirm;
+import segtool.analyzers.repair.Repairer;
+import segtool.analyzers.repair.ServerGuard;
+import segtool.analyzers.repair.StepHook;
+import segtool.analyzers.target.Targets;
+import segtool.formats.naming.PartitionPath;
+import segtool.shell.ExitCodes;
+import segtool.shell.Version;
+import segtool.shell.options.VerdictOptions;
+
+/** What repair, rebuild-index and restore share: targets, the engine, the question, exit codes. */
+final class RepairCli {
+    static final String EXIT_HELP = "%nExit codes (as scan's; a successful --apply exits 0):%n"
+            + "  0   nothing to change, or --apply left what the next boot accepts unchanged%n"
+            + "  1   files would change (dry run), or still need changes%n"
+            + "  2   refused: recovery refuses the partition, or rebuild-index cannot rebuild; nothing changed%n"
+            + "  3   I/O error (an interrupted --apply is finished by running it again)%n"
+            + "  4   another process has files under the data directory open; nothing changed%n"
+            + "  64  usage error%n";
+
+    private RepairCli() {
+    }
+
+    /** The partitions a PATH names, with --partition-id applied and every id known. */
+    static List<PartitionPath> partitions(CommandSpec spec, Targets targets, VerdictOptions verdict) {
+        List<PartitionPath> out = new ArrayList<>(targets.partitions());
+        if (verdict.partitionId != null) {
+            if (out.size() != 1) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--partition-id applies to a single "
+                        + "partition, but " + targets.path() + " holds " + out.size());
+            }
+            out.set(0, out.get(0).withPartitionId(verdict.partitionId));
+        }
+        for (PartitionPath p : out) {
+            if (p.partitionId() < 0) {
+                throw new CommandLine.ParameterException(spec.commandLine(), p.directory()
+                        + ": the directory name is not a partition id; pass --partition-id N");
+            }
+        }
+        return out;
+    }
+
+    static Repairer repairer(VerdictOptions verdict, Confirm confirm) {
+        return repairer(verdict.maxMessageSizeUpper, confirm);
+    }
+
+    static Repairer repairer(long maxMessageSizeUpper, Confirm confirm) {
+        RecoveryEngine engine = new RecoveryEngine(RecoveryEngine.Options.defaults()
+                .withMaxMessageSizeUpper(maxMessageSizeUpper));
+        return new Repairer(engine, new ServerGuard()::check, new Applier(StepHook.NONE, Version.current()),
+                confirm);
+    }
+
+    /** Asks on the terminal (after showing the plan) unless --yes; without a terminal, --apply is the consent. */
+    static Confirm confirm(RepairOptions options) {
+        return plan -> {
+            Console console = System.console();
+            if (options.yes || console == null) {
+                return true;
+            }
+            PrintWriter w = console.writer();
+            w.println(plan.partition().directory() + ":");
+            RepairText.plan(w, plan);
+            w.flush();
+            String answer = console.readLine("Apply these %d operation(s)? Removed bytes go to a quarantine "
+                    + "directory first. [y/N] ", plan.ops().size());
+            return answer != null && (answer.trim().equalsIgnoreCase("y") || answer.trim().equalsIgnoreCase("yes"));
+        };
+    }
+
+    /** A loud note when --apply relies on the default enforce_fsync, which changes what the repair does. */
+    static void warnMode(CommandSpec spec, RepairOptions options, VerdictOptions verdict, PrintWriter err) {
+        if (options.apply && !spec.commandLine().getParseResult().hasMatchedOption("--enforce-fsync")) {
+            err.println("segtool: note: repairing with enforce_fsync=" + verdict.enforceFsync + " (the server "
+                    + "default); if the topic sets enforce_fsync=true pass --enforce-fsync, or the repair can hide "
+                    + "durable data loss (the quarantine keeps every removed byte either way)");
+        }
+    }
+
+    static void warnForce(List<Repairer.Outcome> outcomes, PrintWriter err) {
+        for (Repairer.Outcome o : outcomes) {
+            for (String n : o.notes()) {
+                if (n.startsWith("--force")) {
+                    err.println("segtool: WARNING: " + o.partition().directory() + ": " + n);
+                }
+            }
+        }
+    }
+
+    static int worst(List<Repairer.Outcome> outcomes) {
+        int worst = ExitCodes.CLEAN;
+        for (Repairer.Outcome o : outcomes) {
+            worst = Math.max(worst, o.exitCode());
+        }
+        return worst;
+    }
+
+    static Path resolve(CommandSpec spec, String path) {
+        return segtool.shell.ShellSession.resolve(spec, path);
+    }
+}

@@ -1,0 +1,97 @@
+package segtool.shell.repair;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.repair.RepairJson;
+import segtool.analyzers.repair.Repairer;
+import segtool.analyzers.report.ScanJson;
+import segtool.analyzers.target.Targets;
+import segtool.formats.naming.PartitionPath;
+import segtool.shell.Version;
+import segtool.shell.options.OutputOptions;
+import segtool.shell.options.VerdictOptions;
+import segtool.shell.render.Verdicts;
+
+/** {@code repair PARTITION|DATA_DIR}: do what the server's boot recovery would do, offline, losing nothing. */
+@Command(name = "repair", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = {"Make a partition's files what the server's boot recovery would make them, so the next boot "
+                + "finds nothing to do: sweep scratch and orphan files, install rebuilt indexes, truncate torn "
+                + "tails (log before index), fence segments that recover empty. Refused partitions are explained "
+                + "and never changed.",
+            "Dry run by default. With --apply, every byte that leaves a file is first copied into "
+                + "<partition>.segtool-quarantine.<time>/ beside the partition (with an XXH3-checked manifest); "
+                + "`segtool restore` puts it back. An interrupted --apply is finished by running it again. Refuses "
+                + "while another process has files under the data directory open."},
+        footer = RepairCli.EXIT_HELP)
+public final class RepairCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "PATH", arity = "0..1",
+            description = "Partition directory or data directory. Default: the open path.")
+    String path;
+
+    @Mixin
+    VerdictOptions verdict;
+
+    @Mixin
+    RepairOptions repair;
+
+    @Mixin
+    OutputOptions output;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        Path target = RepairCli.resolve(spec, path);
+        Targets targets = Targets.resolve(target);
+        if (targets.kind() == Targets.Kind.SEGMENT) {
+            throw new CommandLine.ParameterException(spec.commandLine(), target + " is a segment file; repair takes "
+                    + "the partition directory (rebuild-index takes a segment)");
+        }
+        List<PartitionPath> partitions = RepairCli.partitions(spec, targets, verdict);
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        RepairCli.warnMode(spec, repair, verdict, err);
+        Repairer repairer = RepairCli.repairer(verdict, RepairCli.confirm(repair));
+        List<Repairer.Outcome> outcomes = new ArrayList<>();
+        for (PartitionPath p : partitions) {
+            outcomes.add(repairer.repair(p, verdict.enforceFsync, repair.apply, repair.force));
+        }
+        RepairCli.warnForce(outcomes, err);
+        int exit = RepairCli.worst(outcomes);
+        if (output.json) {
+            out.println(ScanJson.mapper().writeValueAsString(RepairJson.report("repair", target.toString(),
+                    Version.current(), verdict.enforceFsync, repair.apply, outcomes, exit)));
+        } else {
+            RepairText.mode(out, verdict.enforceFsync);
+            for (Repairer.Outcome o : outcomes) {
+                if (!output.quiet || o.exitCode() != 0 || partitions.size() == 1) {
+                    RepairText.outcome(out, o, name(o.partition()), output.quiet);
+                }
+            }
+            if (partitions.isEmpty()) {
+                out.println(target + ": no partitions");
+            }
+        }
+        out.flush();
+        return exit;
+    }
+
+    static String name(PartitionPath p) {
+        return p.isCanonical() ? "s" + p.streamId() + "/t" + p.topicId() + "/p" + p.partitionId()
+                : p.directory().toString();
+    }
+
+    static String summary(Repairer.Outcome o) {
+        return o.before() == null ? "-" : Verdicts.summary(o.before());
+    }
+}

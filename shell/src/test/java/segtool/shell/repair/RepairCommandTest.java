@@ -1,0 +1,210 @@
+package segtool.shell.repair;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import segtool.formats.naming.SegmentFiles;
+import segtool.formats.writer.PartitionWriter;
+import segtool.shell.Main;
+
+/** repair, rebuild-index and restore driven black-box through the command line, as a user would. */
+class RepairCommandTest {
+    @TempDir
+    Path data;
+
+    record Run(int exit, String out, String err) {
+        JsonNode json() throws IOException {
+            return new ObjectMapper().readTree(out);
+        }
+    }
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cmd = Main.commandLine();
+        cmd.setOut(new PrintWriter(out));
+        cmd.setErr(new PrintWriter(err));
+        int exit = cmd.execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    private Path partition(long id) {
+        return data.resolve("streams/1/topics/1/partitions/" + id);
+    }
+
+    /** Three segments; the last ends in a torn batch plus zeros; segment 0's index has a torn entry; a staging file. */
+    private Path damaged(long id) throws IOException {
+        Path d = partition(id);
+        Files.createDirectories(d);
+        List<PartitionWriter.SegmentLayout> segs = PartitionWriter.fill(d, PartitionWriter.Config.of(id)
+                .segmentSize(40 * 1024).messagesRequiredToSave(1), 150, 2, 600, id);
+        PartitionWriter.SegmentLayout last = segs.get(segs.size() - 1);
+        try (FileChannel ch = FileChannel.open(last.log(), StandardOpenOption.WRITE)) {
+            PartitionWriter.BatchInfo b = last.batch(last.batches().size() - 1);
+            ch.truncate(b.position() + 100);
+            ch.write(ByteBuffer.allocate(2000), b.position() + 100);
+        }
+        Files.write(segs.get(0).index(), new byte[9], StandardOpenOption.APPEND);
+        Files.write(d.resolve(SegmentFiles.stem(0) + ".index.staging"), new byte[24]);
+        return d;
+    }
+
+    /** A partition whose log has a flipped byte inside a batch followed by intact batches: InteriorDamage. */
+    private Path refused(long id) throws IOException {
+        Path d = partition(id);
+        Files.createDirectories(d);
+        List<PartitionWriter.SegmentLayout> segs = PartitionWriter.fill(d, PartitionWriter.Config.of(id)
+                .messagesRequiredToSave(1), 30, 2, 300, 3);
+        PartitionWriter.BatchInfo b = segs.get(0).batch(3);
+        try (FileChannel ch = FileChannel.open(segs.get(0).log(), StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[]{1, 2, 3}), b.position() + 300);
+        }
+        return d;
+    }
+
+    static Map<String, byte[]> files(Path root) throws IOException {
+        Map<String, byte[]> out = new TreeMap<>();
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) walk::iterator) {
+                if (Files.isRegularFile(p) && !p.toString().contains(".segtool-quarantine.")) {
+                    out.put(root.relativize(p).toString(), Files.readAllBytes(p));
+                }
+            }
+        }
+        return out;
+    }
+
+    static void assertSameFiles(Map<String, byte[]> want, Map<String, byte[]> got) {
+        assertEquals(want.keySet(), got.keySet());
+        want.forEach((k, v) -> assertArrayEquals(v, got.get(k), k));
+    }
+
+    @Test
+    void dryRun_printsThePlan_exit1_changesNothing() throws Exception {
+        Path d = damaged(1);
+        Map<String, byte[]> before = files(data);
+        Run r = run("repair", d.toString());
+        assertEquals(1, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("would change files") && r.out().contains("truncate_log")
+                && r.out().contains("install_index"), r.out());
+        assertSameFiles(before, files(data));
+        assertTrue(files(data.resolve("streams/1/topics/1/partitions")).keySet().stream()
+                .noneMatch(k -> k.contains("quarantine")));
+        Run j = run("repair", d.toString(), "--json");
+        assertEquals(1, j.exit());
+        JsonNode p = j.json().get("partitions").get(0);
+        assertEquals("segtool.repair/1", j.json().get("schema").asText());
+        assertEquals("planned", p.get("status").asText());
+        assertEquals("delete", p.get("plan").get(0).get("op").asText());
+        assertTrue(p.get("quarantine").get("directory").isNull());
+    }
+
+    @Test
+    void apply_exit0_thenScanIsClean_thenRestoreBringsEverythingBack() throws Exception {
+        Path d = damaged(1);
+        Map<String, byte[]> before = files(data);
+        assertEquals(1, run("scan", d.toString(), "-q").exit());
+
+        Run r = run("repair", d.toString(), "--apply", "--json");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        JsonNode p = r.json().get("partitions").get(0);
+        assertEquals("applied", p.get("status").asText());
+        assertEquals(0, p.get("after").get("exit_code").asInt());
+        Path quarantine = Path.of(p.get("quarantine").get("directory").asText());
+        assertTrue(Files.isRegularFile(quarantine.resolve("manifest.json")));
+        JsonNode manifest = new ObjectMapper().readTree(quarantine.resolve("manifest.json").toFile());
+        assertEquals("complete", manifest.get("state").asText());
+        for (JsonNode e : manifest.get("entries")) {
+            for (String field : List.of("file", "offset", "length", "xxh3", "reason", "time", "segtool_version")) {
+                assertTrue(e.has(field), field + " in " + e);
+            }
+        }
+
+        assertEquals(0, run("scan", d.toString(), "-q").exit(), "the next boot finds nothing to do");
+        assertEquals(0, run("scan", data.toString(), "-q").exit(), "the quarantine is not taken for a partition");
+        assertEquals(0, run("repair", d.toString(), "--apply").exit(), "repairing again changes nothing");
+
+        Map<String, byte[]> repaired = files(data);
+        Run dry = run("restore", quarantine.toString());
+        assertEquals(1, dry.exit(), dry.out());
+        assertSameFiles(repaired, files(data));
+        Run restored = run("restore", quarantine.toString(), "--apply");
+        assertEquals(0, restored.exit(), restored.out() + restored.err());
+        assertSameFiles(before, files(data));
+        assertEquals(1, run("scan", d.toString(), "-q").exit());
+        assertEquals(0, run("restore", quarantine.toString(), "--apply").exit(), "restoring twice is harmless");
+    }
+
+    @Test
+    void refusedPartition_isExplained_exit2_untouched() throws Exception {
+        Path d = refused(2);
+        Files.write(d.resolve(SegmentFiles.stem(0) + ".index.staging"), new byte[3]);
+        Map<String, byte[]> before = files(data);
+        Run r = run("repair", d.toString(), "--apply");
+        assertEquals(2, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("InteriorDamage {start_offset: 0, damage_position: "), r.out());
+        assertTrue(r.out().contains("next steps:") && r.out().contains("replica"), r.out());
+        assertSameFiles(before, files(data));
+        JsonNode p = run("repair", d.toString(), "--json").json().get("partitions").get(0);
+        assertEquals("InteriorDamage", p.get("refusal").get("variant").asText());
+        assertTrue(p.get("next_steps").size() >= 2);
+        assertEquals(2, run("rebuild-index", d.toString(), "--apply").exit());
+    }
+
+    @Test
+    void dataDirectory_repairsWhatItCan_andExplainsTheRest() throws Exception {
+        damaged(1);
+        refused(2);
+        Run r = run("repair", data.toString(), "--apply");
+        assertEquals(2, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("s1/t1/p1: repaired") && r.out().contains("s1/t1/p2: refused"), r.out());
+        assertEquals(0, run("scan", partition(1).toString(), "-q").exit());
+        assertEquals(2, run("scan", data.toString(), "-q").exit());
+    }
+
+    @Test
+    void rebuildIndex_segmentAndPartition() throws Exception {
+        Path d = partition(3);
+        Files.createDirectories(d);
+        List<PartitionWriter.SegmentLayout> segs = PartitionWriter.fill(d, PartitionWriter.Config.of(3)
+                .segmentSize(150 * 1024).messagesRequiredToSave(1), 300, 2, 700, 1);
+        Path index = segs.get(0).index();
+        long dense = Files.size(index);
+        Run dry = run("rebuild-index", index.toString());
+        assertEquals(1, dry.exit(), dry.out() + dry.err());
+        assertEquals(dense, Files.size(index));
+        Run r = run("rebuild-index", segs.get(0).log().toString(), "--apply", "--json");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(Files.size(index) < dense && Files.size(index) % 24 == 0, "stride index is sparser");
+        assertEquals(0, run("scan", d.toString(), "-q").exit());
+        assertEquals(0, run("rebuild-index", d.toString(), "--apply").exit());
+        assertEquals(0, run("scan", d.toString(), "-q").exit());
+    }
+
+    @Test
+    void wrongTargets_areUsageErrors() throws Exception {
+        Path d = damaged(1);
+        assertEquals(64, run("repair", d.resolve(SegmentFiles.stem(0) + ".log").toString()).exit());
+        assertEquals(64, run("rebuild-index", data.toString()).exit());
+        assertEquals(64, run("repair", data.resolve("nope").toString()).exit());
+        assertEquals(3, run("restore", d.toString()).exit(), "not a quarantine directory");
+    }
+}
