@@ -32,8 +32,8 @@ public final class SampleCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "OUT", arity = "0..1", description = "Directory to write the samples into.")
     Path out;
 
-    @Option(names = "--shape", paramLabel = "NAME", description = "Only this shape (repeatable). Default: all.",
-            completionCandidates = ShapeNames.class)
+    @Option(names = "--shape", paramLabel = "NAME",
+            description = "Only this shape (repeatable; see --list). Default: all.")
     List<String> shapes = new ArrayList<>();
 
     @Option(names = "--list", description = "List the shapes with their descriptions and exit.")
@@ -45,7 +45,7 @@ public final class SampleCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /** Shape names for completion and help. */
+    /** Shape names, loaded only when the command runs (building them loads the whole gallery). */
     static final class ShapeNames extends ArrayList<String> {
         ShapeNames() {
             SampleGenerator.shapes().forEach(s -> add(s.name()));

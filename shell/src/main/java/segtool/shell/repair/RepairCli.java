@@ -107,6 +107,6 @@ final class RepairCli {
     }
 
     static Path resolve(CommandSpec spec, String path) {
-        return segtool.shell.ShellSession.resolve(spec, path);
+        return segtool.shell.ShellSession.resolveOnDisk(spec, path);
     }
 }

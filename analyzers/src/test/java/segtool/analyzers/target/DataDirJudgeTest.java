@@ -1,0 +1,77 @@
+package segtool.analyzers.target;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import segtool.analyzers.recovery.PartitionReport;
+import segtool.analyzers.recovery.RecoveryEngine;
+import segtool.formats.naming.PartitionPath;
+import segtool.formats.writer.PartitionWriter;
+
+class DataDirJudgeTest {
+    @TempDir
+    Path root;
+
+    @Test
+    void dataDirectory_judgedInParallel_equalsOneByOne_andReportsProgress() throws Exception {
+        for (int s = 1; s <= 2; s++) {
+            for (int p = 1; p <= 3; p++) {
+                Path dir = root.resolve("streams/" + s + "/topics/1/partitions/" + p);
+                PartitionWriter.fill(dir, PartitionWriter.Config.of(p).segmentSize(4096), 40 * p, 3, 50, s * 10 + p);
+                if (p == 2) {
+                    // a torn tail on every second partition
+                    Path log = dir.resolve("00000000000000000000.log");
+                    Files.write(log, new byte[100], java.nio.file.StandardOpenOption.APPEND);
+                }
+            }
+        }
+        Files.createDirectories(root.resolve("streams/1/topics/1/partitions/1.fenced.0"));
+        Targets t = Targets.resolve(root);
+        assertEquals(Targets.Kind.DATA_DIRECTORY, t.kind());
+        assertEquals(6, t.partitions().size(), "fence directories are not partitions");
+        AtomicInteger done = new AtomicInteger();
+        AtomicLong bytes = new AtomicLong();
+        List<PartitionReport> parallel = new DataDirJudge(RecoveryEngine.Options.defaults(), 3)
+                .judge(t.partitions(), false, true, (d, total, b, tb) -> {
+                    done.set(d);
+                    bytes.set(b);
+                    assertEquals(6, total);
+                });
+        List<PartitionReport> oneByOne = new DataDirJudge(RecoveryEngine.Options.defaults(), 1)
+                .judge(t.partitions(), false, false, DataDirJudge.Progress.NONE);
+        assertEquals(6, done.get());
+        long total = 0;
+        for (PartitionPath p : t.partitions()) {
+            total += Sizes.logBytes(p.directory());
+        }
+        assertEquals(total, bytes.get());
+        List<String> a = new ArrayList<>();
+        List<String> b = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            a.add(parallel.get(i).partition.directory() + " " + parallel.get(i).severity() + " "
+                    + parallel.get(i).operations().size());
+            b.add(oneByOne.get(i).partition.directory() + " " + oneByOne.get(i).severity() + " "
+                    + oneByOne.get(i).operations().size());
+            assertEquals(!parallel.get(i).durable, parallel.get(i).otherMode.durable);
+        }
+        assertEquals(b, a);
+        assertEquals(List.of(0, 1, 0, 0, 1, 0), parallel.stream().map(PartitionReport::severity).toList());
+    }
+
+    @Test
+    void nothingToJudge_isAOneLineError() throws Exception {
+        Path empty = Files.createDirectories(root.resolve("nothing-here"));
+        Targets.NotATarget e = assertThrows(Targets.NotATarget.class, () -> Targets.resolve(empty));
+        assertEquals(empty + ": neither a partition (no .log files, name not a partition id) nor a data directory "
+                + "(no streams/ below it)", e.getMessage());
+        assertThrows(Targets.NotATarget.class, () -> Targets.resolve(root.resolve("missing")));
+    }
+}
