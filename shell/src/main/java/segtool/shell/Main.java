@@ -15,7 +15,7 @@ import segtool.analyzers.target.Targets;
 @Command(name = "segtool", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = {"Inspect, judge and repair Apache Iggy partition segments offline.",
             "Predicts the server's boot-recovery verdict (RECOVERY.md) and explains it."},
-        subcommands = {ScanCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {ScanCommand.class, ExplainCommand.class, CommandLine.HelpCommand.class},
         footer = ExitCodes.HELP)
 public final class Main implements Callable<Integer> {
     @Spec

@@ -1,15 +1,19 @@
 package segtool.shell;
 
 import java.nio.file.Path;
+import org.jline.terminal.Terminal;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * State that lives across lines of the interactive shell (picocli resets annotated fields between lines): the
- * path opened with {@code open}. One-shot commands have no open path.
+ * State that lives across lines of the interactive shell (picocli resets annotated fields between lines): the path
+ * opened with {@code open}, the shell's terminal (for width and colour), and whether {@code exit} was asked for.
+ * One-shot commands have none of these.
  */
 public final class ShellSession {
     private static volatile Path openPath;
+    private static volatile Terminal terminal;
+    private static volatile boolean exitRequested;
 
     private ShellSession() {
     }
@@ -22,6 +26,30 @@ public final class ShellSession {
         openPath = path;
     }
 
+    public static Terminal terminal() {
+        return terminal;
+    }
+
+    static void attach(Terminal t) {
+        terminal = t;
+        exitRequested = false;
+    }
+
+    public static void requestExit() {
+        exitRequested = true;
+    }
+
+    static boolean exitRequested() {
+        return exitRequested;
+    }
+
+    /** Forgets everything (the shell ended). */
+    public static void reset() {
+        openPath = null;
+        terminal = null;
+        exitRequested = false;
+    }
+
     /** {@code path} if given, else the open path, else a usage error. */
     public static Path resolve(CommandSpec spec, String path) {
         if (path != null) {
@@ -32,5 +60,10 @@ public final class ShellSession {
         }
         throw new CommandLine.ParameterException(spec.commandLine(), "Missing required parameter: 'PATH'"
                 + " (or `open PATH` first in the shell)");
+    }
+
+    /** As {@link #resolve(CommandSpec, String)} for a {@code Path}-typed parameter. */
+    public static Path resolve(CommandSpec spec, Path path) {
+        return resolve(spec, path == null ? null : path.toString());
     }
 }
