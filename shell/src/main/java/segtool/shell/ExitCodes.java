@@ -33,7 +33,7 @@ public final class ExitCodes {
             + "  64  usage error%n";
 
     /** How a command's exit code reads. */
-    public enum Kind { VERDICT, READ, PLAIN }
+    public enum Kind { VERDICT, READ, PLAIN, ALL }
 
     private ExitCodes() {
     }
@@ -50,6 +50,11 @@ public final class ExitCodes {
             case VERDICT:
                 m.put("0", "clean: boot recovery would accept everything as it is");
                 m.put("1", "recovery would change files (truncate, rebuild an index, fence, delete scratch files)");
+                m.put("2", "recovery would refuse at least one partition");
+                break;
+            case ALL:
+                m.put("0", "clean: recovery would accept everything as it is; for read commands, all intact");
+                m.put("1", "recovery would change files; for read commands, reading met damage");
                 m.put("2", "recovery would refuse at least one partition");
                 break;
             case READ:

@@ -29,10 +29,10 @@ import segtool.shell.render.Terminals;
 
 /** {@code explain PATH [SEGMENT]}: why boot recovery reaches its verdict, segment by segment, in both modes. */
 @Command(name = "explain", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = {"Explain, in plain language, what the server's boot recovery decides and why: per segment, "
-                + "what the index claims and what the log proves, where each walk stopped and on which check, the "
-                + "probe and the step-back, the exact plan, what boot leaves unread, and the next step. Each segment "
-                + "gets a map scaled to the terminal width.",
+        description = {"Explain the recovery verdict in plain language, segment by segment, with a map.",
+            "%nPer segment: what the index claims and what the log proves, where each walk stopped and on which "
+                + "check, the probe and the step-back, the exact plan, what boot leaves unread, and the next step. "
+                + "Each segment gets a map scaled to the terminal width.",
             "Both enforce_fsync values are judged; the one given (default false) is the verdict and the exit code, "
                 + "the other is shown beside it. In a data directory, clean partitions get one line each."},
         footer = {"%nMap legend: = verified, ~ not re-read at boot (durable mode), - torn (cut at boot), X damaged, "

@@ -22,9 +22,12 @@ import segtool.shell.render.Verdicts;
 
 /** {@code scan PATH}: the verdict boot recovery would reach, per partition or per segment, worst first. */
 @Command(name = "scan", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = "Predict what the server's boot recovery decides for a data directory, a partition or a "
-                + "segment, without changing anything.",
-        footer = ExitCodes.HELP)
+        description = {"Predict the server's boot-recovery verdict for a data directory, partition or segment.",
+            "%nNothing is changed. A data directory gets one row per partition, worst first; a partition or "
+                + "segment gets one row per segment."},
+        footer = {"%nExamples:",
+            "  segtool scan /var/lib/iggy/local_data",
+            "  segtool scan PARTITION --enforce-fsync --json"})
 public final class ScanCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PATH", arity = "0..1",
             description = "Data directory, partition directory, segment file or crash dump. Default: the open path.")

@@ -30,7 +30,7 @@ public final class ShellSession {
         return terminal;
     }
 
-    static void attach(Terminal t) {
+    public static void attach(Terminal t) {
         terminal = t;
         exitRequested = false;
     }
@@ -39,7 +39,7 @@ public final class ShellSession {
         exitRequested = true;
     }
 
-    static boolean exitRequested() {
+    public static boolean exitRequested() {
         return exitRequested;
     }
 

@@ -34,7 +34,12 @@ public record SegmentRef(PartitionPath partition, long start, Path log, Path ind
 
     private static SegmentRef resolve(CommandSpec spec, Path arg) throws IOException {
         if (arg == null) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "Missing required parameter: 'SEGMENT'");
+            Path open = ShellSession.openPath();
+            if (open != null && Files.isRegularFile(open)) {
+                return resolve(spec, open);
+            }
+            throw new CommandLine.ParameterException(spec.commandLine(), "Missing required parameter: 'SEGMENT'"
+                    + (open != null ? " (the open path is a partition; name one of its segments)" : ""));
         }
         String text = arg.toString();
         if (Files.isRegularFile(arg)) {
