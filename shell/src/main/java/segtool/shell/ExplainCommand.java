@@ -65,12 +65,6 @@ public final class ExplainCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Path target = path;
         String only = segment;
-        // In the shell, `explain 4096` names a segment of the open partition, not a path.
-        if (only == null && target != null && ShellSession.openPath() != null && !Files.exists(target)
-                && U64.parse(SegmentFiles.stemOf(target.toString())) != null && !target.toString().contains("/")) {
-            only = target.toString();
-            target = null;
-        }
         Judged judged = Judged.of(spec, target == null ? null : target.toString(), verdict, output, true);
         Long filter = judged.targets().segment();
         if (only != null) {

@@ -96,7 +96,7 @@ public final class Main implements Callable<Integer>, PlainCommand {
     /** One line on stderr naming what failed; a stack trace only with --debug. The only place errors are printed. */
     static int handle(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
         PrintWriter err = cmd.getErr();
-        if (e instanceof Cancelled || e instanceof InterruptedException) {
+        if (e instanceof Cancelled || e instanceof InterruptedException || interrupted(e)) {
             err.println("segtool: cancelled");
             err.flush();
             return ExitCodes.CANCELLED;
@@ -111,6 +111,19 @@ public final class Main implements Callable<Integer>, PlainCommand {
             return ExitCodes.USAGE;
         }
         return ExitCodes.IO_ERROR;
+    }
+
+    /** An interrupt that reached a read surfaces as ClosedByInterruptException; it means cancelled, not broken. */
+    private static boolean interrupted(Throwable e) {
+        if (Thread.currentThread().isInterrupted()) {
+            return true;
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.nio.channels.ClosedByInterruptException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean hasDebug(CommandLine.ParseResult parsed) {

@@ -4,6 +4,7 @@ import com.github.freva.asciitable.AsciiTable;
 import com.github.freva.asciitable.Column;
 import com.github.freva.asciitable.HorizontalAlign;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -31,7 +32,7 @@ import segtool.shell.render.Verdicts;
 public final class ScanCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PATH", arity = "0..1",
             description = "Data directory, partition directory, segment file or crash dump. Default: the open path.")
-    String path;
+    Path path;
 
     @Mixin
     VerdictOptions verdict;
@@ -44,7 +45,7 @@ public final class ScanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Judged judged = Judged.of(spec, path, verdict, output, false);
+        Judged judged = Judged.of(spec, path == null ? null : path.toString(), verdict, output, false);
         PrintWriter out = spec.commandLine().getOut();
         int exit = judged.exitCode();
         if (output.json) {

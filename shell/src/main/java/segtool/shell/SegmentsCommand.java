@@ -281,9 +281,12 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
         if (!rows.isEmpty()) {
             long maxLog = rows.stream().mapToLong(Row::logBytes).max().orElse(1);
             long maxIndex = rows.stream().mapToLong(Row::indexBytes).max().orElse(1);
-            Table t = new Table().col("SEGMENT", 20, false).col("LOG BYTES", Table.digits(maxLog), true)
-                    .col("INDEX BYTES", Table.digits(maxIndex), true).col("ENTRIES", 7, true)
-                    .col("FIRST OFFSET", 12, true).col("END OFFSET*", 12, true).col("FIRST TIMESTAMP", 27, false)
+            long maxStart = rows.get(rows.size() - 1).start();
+            long maxEnd = rows.stream().mapToLong(Row::endOffset).max().orElse(1);
+            Table t = new Table().col("START", Table.digits(maxStart), true)
+                    .col("LOG BYTES", Table.digits(maxLog), true).col("INDEX", Table.digits(maxIndex), true)
+                    .col("ENTRIES", 7, true).col("FIRST", Table.digits(maxEnd), true)
+                    .col("END*", Table.digits(maxEnd), true).col("FIRST TIMESTAMP", 27, false)
                     .col("NOTES", 0, false);
             t.header(out);
             for (Row r : rows) {
@@ -294,12 +297,13 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
                 String end = r.endOffset() != -1 ? U64.str(r.endOffset())
                         : r.last() != null ? "(" + U64.str(r.last().offset()) + "?)" : "-";
                 String notes = String.join("; ", r.notes());
-                t.row(out, SegmentFiles.stem(r.start()), U64.str(r.logBytes()), U64.str(r.indexBytes()),
+                t.row(out, U64.str(r.start()), U64.str(r.logBytes()), U64.str(r.indexBytes()),
                         U64.str(r.entries()), first, end, firstTs,
                         notes.isEmpty() ? "" : style.paint(Style.Paint.YELLOW, notes));
             }
-            out.println("* END OFFSET: from batch headers after the last index entry; checksums not computed "
-                    + "(`explain` gives the verdict)");
+            out.println("START: segment start offset (file <20 digits>.log); FIRST: first offset by the index; END*: "
+                    + "last offset by batch headers after the last index entry, checksums not computed (`explain` "
+                    + "gives the verdict)");
         }
         for (String o : others) {
             out.println("  " + o);

@@ -1,9 +1,12 @@
 package segtool.shell;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.jline.terminal.Terminal;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
+import segtool.formats.io.U64;
+import segtool.formats.naming.SegmentFiles;
 
 /**
  * State that lives across lines of the interactive shell (picocli resets annotated fields between lines): the path
@@ -50,10 +53,23 @@ public final class ShellSession {
         exitRequested = false;
     }
 
-    /** {@code path} if given, else the open path, else a usage error. */
+    /**
+     * {@code path} if given, else the open path, else a usage error. In the shell, a bare start offset that names
+     * no file ({@code 4096}) means that segment of the open partition.
+     */
     public static Path resolve(CommandSpec spec, String path) {
         if (path != null) {
-            return Path.of(path);
+            Path p = Path.of(path);
+            Long start = path.contains("/") ? null : U64.parse(path);
+            Path open = openPath;
+            if (start != null && open != null && !Files.exists(p)) {
+                Path dir = Files.isRegularFile(open) ? open.toAbsolutePath().getParent() : open;
+                Path log = SegmentFiles.log(dir, start);
+                if (Files.exists(log)) {
+                    return log;
+                }
+            }
+            return p;
         }
         if (openPath != null) {
             return openPath;

@@ -321,6 +321,10 @@ public final class Explainer {
         }
         String stop = w.stop().atEnd() ? "reached the end of the log at " + U64.str(w.position())
                 : "stopped at " + U64.str(w.position()) + ": " + w.stop().describe();
+        if (w.records() == 0 && U64.ge(w.from(), s.logLength)) {
+            stop = "the position is at or past the end of the log (" + U64.str(s.logLength) + " bytes): nothing to "
+                    + "walk";
+        }
         f.add(new Fact("walk " + w.name(), "from " + from + ": " + what + "; " + stop));
     }
 

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
@@ -14,6 +15,7 @@ import org.jline.reader.UserInterruptException;
 import org.jline.reader.impl.DefaultParser;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
+import org.jline.utils.Signals;
 import picocli.CommandLine;
 import picocli.shell.jline3.PicocliCommands;
 import segtool.formats.naming.PartitionPath;
@@ -34,10 +36,24 @@ public final class Repl implements AutoCloseable {
     private final Terminal terminal;
     private final CommandLine cmd;
     private final LineReader reader;
+    private final boolean processSignals;
+    private final AtomicReference<Thread> running = new AtomicReference<>();
+    private final AtomicBoolean cancelling = new AtomicBoolean();
     private int lastExit;
 
+    /** A shell on {@code terminal}; tests pass a dumb terminal over streams and {@code null} history. */
     public Repl(Terminal terminal, Path history) {
+        this(terminal, history, false);
+    }
+
+    /**
+     * With {@code processSignals}, SIGINT is taken from the process itself for the shell's lifetime: a dumb or
+     * cooked terminal delivers Ctrl-C as a signal that JLine does not always catch, and the JVM's default would
+     * end the shell.
+     */
+    Repl(Terminal terminal, Path history, boolean processSignals) {
         this.terminal = terminal;
+        this.processSignals = processSignals;
         PicocliCommands.PicocliCommandsFactory factory = new PicocliCommands.PicocliCommandsFactory();
         factory.setTerminal(terminal);
         this.cmd = Main.commandLine(factory, true);
@@ -78,7 +94,7 @@ public final class Repl implements AutoCloseable {
     public static int runOnSystemTerminal(Path open) throws IOException {
         Terminal t = TerminalBuilder.builder().name("segtool").system(true).nativeSignals(true)
                 .signalHandler(Terminal.SignalHandler.SIG_IGN).dumb(true).build();
-        try (Repl repl = new Repl(t, historyFile())) {
+        try (Repl repl = new Repl(t, historyFile(), true)) {
             return repl.run(open);
         }
     }
@@ -86,6 +102,17 @@ public final class Repl implements AutoCloseable {
     /** Reads and runs lines until exit, quit or end of input; returns the last command's exit code. */
     public int run(Path open) {
         ShellSession.attach(terminal);
+        Object previousInt = null;
+        if (processSignals) {
+            // while a command runs, Ctrl-C cancels it; at the prompt it goes to the line reader as usual
+            previousInt = Signals.register("INT", () -> {
+                if (running.get() != null) {
+                    cancelRunning();
+                } else {
+                    terminal.raise(Terminal.Signal.INT);
+                }
+            });
+        }
         PrintWriter w = terminal.writer();
         w.println("segtool " + Version.current() + " shell. Tab completes, help lists commands, Ctrl-C cancels a "
                 + "command, Ctrl-D or exit leaves.");
@@ -123,6 +150,9 @@ public final class Repl implements AutoCloseable {
                 }
             }
         } finally {
+            if (processSignals) {
+                Signals.unregister("INT", previousInt);
+            }
             try {
                 reader.getHistory().save();
             } catch (IOException e) {
@@ -149,14 +179,9 @@ public final class Repl implements AutoCloseable {
             }
         }, "segtool-command");
         worker.setDaemon(true);
-        AtomicBoolean cancelled = new AtomicBoolean();
-        Terminal.SignalHandler previous = terminal.handle(Terminal.Signal.INT, s -> {
-            if (!cancelled.getAndSet(true)) {
-                terminal.writer().println("^C cancelling...");
-                terminal.writer().flush();
-            }
-            worker.interrupt();
-        });
+        cancelling.set(false);
+        running.set(worker);
+        Terminal.SignalHandler previous = terminal.handle(Terminal.Signal.INT, s -> cancelRunning());
         worker.start();
         try {
             boolean interrupted = false;
@@ -172,10 +197,25 @@ public final class Repl implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         } finally {
+            running.set(null);
             terminal.handle(Terminal.Signal.INT, previous);
         }
         terminal.writer().flush();
         return code.get();
+    }
+
+    /** Interrupts the running command (once more on every Ctrl-C); says so the first time. */
+    private void cancelRunning() {
+        Thread w = running.get();
+        if (w == null) {
+            return;
+        }
+        if (!cancelling.getAndSet(true)) {
+            terminal.writer().println();
+            terminal.writer().println("cancelling...");
+            terminal.writer().flush();
+        }
+        w.interrupt();
     }
 
     /** {@code segtool s1/t1/p1> }: what is open, and the last exit code when it was not 0. */
