@@ -35,8 +35,11 @@ import segtool.shell.render.Terminals;
                 + "Each segment gets a map scaled to the terminal width.",
             "Both enforce_fsync values are judged; the one given (default false) is the verdict and the exit code, "
                 + "the other is shown beside it. In a data directory, clean partitions get one line each."},
-        footer = {"%nMap legend: = verified, ~ not re-read at boot (durable mode), - torn (cut at boot), X damaged, "
+        footer = {"%nMap legend: = verified, ~ not re-read at boot (durable mode), - torn (dropped by recovery), X damaged, "
                 + "? residue, S survivor, . not examined.",
+            "%n--json prints schema segtool.explain/1: the segtool.scan/1 report, plus per partition \"facts\" "
+                + "(topic/text pairs) and \"other_mode_report\" (the full report under the other enforce_fsync), and "
+                + "per explained segment \"map\" (regions with from/to byte positions), \"survivors\" and \"facts\".",
             "%nExamples:",
             "  segtool explain /var/lib/iggy/local_data/streams/1/topics/1/partitions/1",
             "  segtool explain PARTITION 4096 --enforce-fsync     # one segment, durable topic",

@@ -29,7 +29,7 @@ public final class ExplainText {
         for (Explainer.SegmentStory s : story.segments()) {
             out.println();
             out.println(style.bold("Segment " + SegmentFiles.stem(s.segment().start)) + "  "
-                    + s.segment().status.json());
+                    + Explainer.label(s.segment()));
             map(out, s, style, width);
             for (Explainer.Fact f : s.facts()) {
                 out.println(paintVerdict(Wrap.labelled(INDENT, f.topic(), LABEL, f.text(), width), f, style));

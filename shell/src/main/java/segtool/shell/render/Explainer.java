@@ -51,6 +51,15 @@ public final class Explainer {
         this.maxBatchBytes = maxBatchBytes;
     }
 
+    /** The segment's state in a heading: its status, or what pass A planned when the partition was refused later. */
+    public static String label(SegmentReport s) {
+        if (s.status == SegmentReport.Status.NOT_EXAMINED && (s.result == SegmentReport.Result.KEEP
+                || s.result == SegmentReport.Result.REBUILT || s.result == SegmentReport.Result.EMPTY)) {
+            return "planned " + s.result.name().toLowerCase() + " (the partition is refused)";
+        }
+        return s.status.json();
+    }
+
     public static String mode(boolean durable) {
         return "enforce_fsync=" + durable + (durable ? " (durable)" : " (lenient)");
     }
@@ -538,9 +547,11 @@ public final class Explainer {
                     ops.add(describe(op));
                 }
             }
-            text = (o.outcome == PartitionReport.Outcome.ACCEPTED ? t.status.json() : "planned as "
-                    + t.result.name().toLowerCase() + " but the partition is refused") + " via " + t.step
-                    + (ops.isEmpty() ? ", no file changes" : ": " + String.join("; then ", ops));
+            text = o.outcome == PartitionReport.Outcome.ACCEPTED
+                    ? t.status.json() + " via " + t.step + (ops.isEmpty() ? ", no file changes"
+                    : ": " + String.join("; then ", ops))
+                    : "planned as " + t.result.name().toLowerCase() + " via " + t.step + ", but the partition is "
+                    + "refused" + (ops.isEmpty() ? "; no file changes" : ": " + String.join("; then ", ops));
             if (!t.unread.isEmpty()) {
                 Region g = t.unread.get(0);
                 text += "; leaves [" + U64.str(g.from()) + ", " + U64.str(g.to()) + ") unread at boot";

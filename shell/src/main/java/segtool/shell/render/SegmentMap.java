@@ -17,7 +17,7 @@ public final class SegmentMap {
     public enum Kind {
         VERIFIED('=', Style.Paint.GREEN, "verified", 0),
         UNREAD('~', Style.Paint.CYAN, "not re-read at boot", 0),
-        TORN('-', Style.Paint.YELLOW, "torn (cut at boot)", 1),
+        TORN('-', Style.Paint.YELLOW, "torn (dropped by recovery)", 1),
         DAMAGED('X', Style.Paint.RED, "damaged", 4),
         RESIDUE('?', Style.Paint.MAGENTA, "residue (unclassified)", 2),
         SURVIVOR('S', Style.Paint.BLUE, "survivor (verifies after damage)", 3),

@@ -43,7 +43,7 @@ class RenderTest {
         assertTrue(colour.contains("\u001b[32m=====\u001b[0m"), colour);
         assertEquals(plain, colour.replaceAll("\u001b\\[[0-9;]*m", ""));
         assertFalse(SegmentMap.legend(spans, Style.PLAIN).contains("\u001b"));
-        assertEquals("= verified 50 B   - torn (cut at boot) 50 B", SegmentMap.legend(spans, Style.PLAIN));
+        assertEquals("= verified 50 B   - torn (dropped by recovery) 50 B", SegmentMap.legend(spans, Style.PLAIN));
     }
 
     @Test
