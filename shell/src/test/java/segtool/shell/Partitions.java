@@ -102,7 +102,8 @@ final class Partitions {
     /** One segment with text, JSON, binary and LZ4 payloads and typed user headers (offsets 0..3). */
     static Partitions messages(Path root) throws IOException {
         Path dir = partitionDir(root, "messages", 1);
-        try (PartitionWriter w = new PartitionWriter(dir, PartitionWriter.Config.of(1).messagesRequiredToSave(1))) {
+        PartitionWriter w = new PartitionWriter(dir, PartitionWriter.Config.of(1).messagesRequiredToSave(1));
+        try {
             byte[] plain = "iggy ".repeat(20).getBytes(StandardCharsets.US_ASCII);
             byte[] lz4 = UserHeaders.encode(List.of(new UserHeaders.Header(UserHeaders.string("iggy-compression"),
                     UserHeaders.string("lz4"))));
@@ -116,9 +117,10 @@ final class Partitions {
                     StandardCharsets.UTF_8), mixed), new Message(3, 0, 1000, new byte[]{0, 1, 2, 3, (byte) 0xff},
                     null)));
             w.append(List.of(new Message(0xAABBCCDDL, 0, 0, Payloads.lz4Compress(plain), lz4)));
+        } finally {
             w.close();
-            return new Partitions(dir, w.segments());
         }
+        return new Partitions(dir, w.segments());
     }
 
     static void truncate(Path file, long length) throws IOException {
