@@ -40,8 +40,15 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
         DataDirJudge judge = new DataDirJudge(options, Runtime.getRuntime().availableProcessors());
         try (Progress progress = Progress.start(output, "judging")) {
             List<PartitionReport> reports = judge.judge(partitions, verdict.enforceFsync, both, progress);
+            // An interrupt during a read closes the channel and surfaces as an I/O error in the report; the flag
+            // is still set, and it means "cancelled", not "cannot read".
+            if (Thread.interrupted()) {
+                throw new Cancelled();
+            }
             String shown = path != null ? path : String.valueOf(ShellSession.openPath());
             return new Judged(targets, shown, reports);
+        } catch (InterruptedException e) {
+            throw new Cancelled();
         }
     }
 

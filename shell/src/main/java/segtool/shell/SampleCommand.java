@@ -26,9 +26,8 @@ import segtool.shell.options.OutputOptions;
         description = {"Write sample partitions built with the byte-exact writer, one per recovery outcome "
                 + "(healthy, torn tail, InteriorDamage, Hole, ...) plus a small realistic data directory. Each "
                 + "lands in OUT/<shape>/ with an expected.json saying what recovery does with it.",
-            "Use --list to see the shapes and what recovery does with each."},
-        footer = ExitCodes.HELP)
-public final class SampleCommand implements Callable<Integer> {
+            "Use --list to see the shapes and what recovery does with each."})
+public final class SampleCommand implements Callable<Integer>, PlainCommand {
     @Parameters(index = "0", paramLabel = "OUT", arity = "0..1", description = "Directory to write the samples into.")
     Path out;
 

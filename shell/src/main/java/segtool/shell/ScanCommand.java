@@ -4,6 +4,7 @@ import com.github.freva.asciitable.AsciiTable;
 import com.github.freva.asciitable.Column;
 import com.github.freva.asciitable.HorizontalAlign;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -22,13 +23,16 @@ import segtool.shell.render.Verdicts;
 
 /** {@code scan PATH}: the verdict boot recovery would reach, per partition or per segment, worst first. */
 @Command(name = "scan", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = "Predict what the server's boot recovery decides for a data directory, a partition or a "
-                + "segment, without changing anything.",
-        footer = ExitCodes.HELP)
+        description = {"Predict the server's boot-recovery verdict for a data directory, partition or segment.",
+            "%nNothing is changed. A data directory gets one row per partition, worst first; a partition or "
+                + "segment gets one row per segment."},
+        footer = {"%nExamples:",
+            "  segtool scan /var/lib/iggy/local_data",
+            "  segtool scan PARTITION --enforce-fsync --json"})
 public final class ScanCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PATH", arity = "0..1",
             description = "Data directory, partition directory, segment file or crash dump. Default: the open path.")
-    String path;
+    Path path;
 
     @Mixin
     VerdictOptions verdict;
@@ -41,7 +45,7 @@ public final class ScanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Judged judged = Judged.of(spec, path, verdict, output, false);
+        Judged judged = Judged.of(spec, path == null ? null : path.toString(), verdict, output, false);
         PrintWriter out = spec.commandLine().getOut();
         int exit = judged.exitCode();
         if (output.json) {

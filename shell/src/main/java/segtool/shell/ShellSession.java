@@ -1,15 +1,23 @@
 package segtool.shell;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import org.jline.terminal.Terminal;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
+import segtool.formats.io.U64;
+import segtool.formats.naming.SegmentFiles;
 
 /**
- * State that lives across lines of the interactive shell (picocli resets annotated fields between lines): the
- * path opened with {@code open}. One-shot commands have no open path.
+ * State that lives across lines of the interactive shell (picocli resets annotated fields between lines): the path
+ * opened with {@code open}, the shell's terminal (for width and colour), and whether {@code exit} was asked for.
+ * One-shot commands have none of these.
  */
 public final class ShellSession {
     private static volatile Path openPath;
+    private static volatile Terminal terminal;
+    private static volatile boolean exitRequested;
 
     private ShellSession() {
     }
@@ -20,6 +28,30 @@ public final class ShellSession {
 
     public static void open(Path path) {
         openPath = path;
+    }
+
+    public static Terminal terminal() {
+        return terminal;
+    }
+
+    public static void attach(Terminal t) {
+        terminal = t;
+        exitRequested = false;
+    }
+
+    public static void requestExit() {
+        exitRequested = true;
+    }
+
+    public static boolean exitRequested() {
+        return exitRequested;
+    }
+
+    /** Forgets everything (the shell ended). */
+    public static void reset() {
+        openPath = null;
+        terminal = null;
+        exitRequested = false;
     }
 
     /**
@@ -39,16 +71,38 @@ public final class ShellSession {
         return p;
     }
 
-    /** {@code path} if given, else the open path, else a usage error. */
-    public static Path resolve(CommandSpec spec, String path) throws java.io.IOException {
+    /**
+     * {@code path} if given, else the open path, else a usage error. A crash dump is extracted (once per process)
+     * and its root returned. In the shell, a bare start offset that names no file ({@code 4096}) means that segment
+     * of the open partition.
+     */
+    public static Path resolve(CommandSpec spec, String path) throws IOException {
         if (path != null) {
             Path p = Path.of(path);
-            return Dumps.isArchive(p) ? Dumps.open(p, spec.commandLine().getErr()) : p;
+            Long start = path.contains("/") ? null : U64.parse(path);
+            if (start != null && openPath != null && !Files.exists(p)) {
+                Path open = onDisk(spec, openPath);
+                Path dir = Files.isRegularFile(open) ? open.toAbsolutePath().getParent() : open;
+                Path log = SegmentFiles.log(dir, start);
+                if (Files.exists(log)) {
+                    return log;
+                }
+            }
+            return onDisk(spec, p);
         }
         if (openPath != null) {
-            return Dumps.isArchive(openPath) ? Dumps.open(openPath, spec.commandLine().getErr()) : openPath;
+            return onDisk(spec, openPath);
         }
         throw new CommandLine.ParameterException(spec.commandLine(), "Missing required parameter: 'PATH'"
                 + " (or `open PATH` first in the shell)");
+    }
+
+    /** As {@link #resolve(CommandSpec, String)} for a {@code Path}-typed parameter. */
+    public static Path resolve(CommandSpec spec, Path path) throws IOException {
+        return resolve(spec, path == null ? null : path.toString());
+    }
+
+    private static Path onDisk(CommandSpec spec, Path p) throws IOException {
+        return Dumps.isArchive(p) ? Dumps.open(p, spec.commandLine().getErr()) : p;
     }
 }

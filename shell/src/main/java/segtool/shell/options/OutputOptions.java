@@ -1,13 +1,16 @@
 package segtool.shell.options;
 
 import picocli.CommandLine.Option;
+import segtool.shell.render.Style;
+import segtool.shell.render.Terminals;
 
 /** How to print: JSON or text, colour, quiet, debug. */
 public final class OutputOptions {
     @Option(names = "--json", description = "Print JSON instead of text.")
     public boolean json;
 
-    @Option(names = "--no-color", description = "No colour (also when NO_COLOR is set or output is not a terminal).")
+    @Option(names = "--no-color", description = "No colour (also when NO_COLOR is set, on a dumb terminal, or when "
+            + "output is not a terminal).")
     public boolean noColor;
 
     @Option(names = {"-q", "--quiet"}, description = "Print only the summary line (or nothing, with the exit code).")
@@ -16,8 +19,12 @@ public final class OutputOptions {
     @Option(names = "--debug", description = "Show stack traces for errors.")
     public boolean debug;
 
-    /** Colour only on a terminal, without --no-color and without NO_COLOR. */
+    /** Colour only on a terminal that is not dumb, without --no-color and without NO_COLOR. */
     public boolean color() {
-        return !noColor && System.getenv("NO_COLOR") == null && System.console() != null;
+        return !noColor && !json && Terminals.colorCapable();
+    }
+
+    public Style style() {
+        return new Style(color());
     }
 }

@@ -28,7 +28,9 @@ import segtool.shell.options.VerdictOptions;
                 + "repair's job) and when the partition is refused. Dry run by default; --apply writes "
                 + "<S>.index.staging, forces it, renames it over <S>.index and forces the directory, after copying "
                 + "the old index into <partition>.segtool-quarantine.<time>/."},
-        footer = RepairCli.EXIT_HELP)
+        exitCodeListHeading = RepairCli.EXIT_HEADING,
+        exitCodeList = {RepairCli.EXIT_0, RepairCli.EXIT_1, RepairCli.EXIT_2, RepairCli.EXIT_3, RepairCli.EXIT_4,
+            RepairCli.EXIT_64, RepairCli.EXIT_130})
 public final class RebuildIndexCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PATH", arity = "0..1",
             description = "A segment file (<S>.log or <S>.index) or a partition directory. Default: the open path.")

@@ -21,13 +21,15 @@ import segtool.shell.options.VerdictOptions;
 
 /** What repair, rebuild-index and restore share: targets, the engine, the question, exit codes. */
 final class RepairCli {
-    static final String EXIT_HELP = "%nExit codes (as scan's; a successful --apply exits 0):%n"
-            + "  0   nothing to change, or --apply left what the next boot accepts unchanged%n"
-            + "  1   files would change (dry run), or still need changes%n"
-            + "  2   refused: recovery refuses the partition, or rebuild-index cannot rebuild; nothing changed%n"
-            + "  3   I/O error (an interrupted --apply is finished by running it again)%n"
-            + "  4   another process has files under the data directory open; nothing changed%n"
-            + "  64  usage error%n";
+    static final String EXIT_HEADING = "%nExit codes:%n";
+    static final String EXIT_0 = "0:nothing to change, or --apply succeeded: the next boot accepts everything as it is";
+    static final String EXIT_1 = "1:files would change (dry run), or still need changes";
+    static final String EXIT_2 = "2:refused: recovery refuses the partition, or rebuild-index cannot rebuild; nothing "
+            + "changed";
+    static final String EXIT_3 = "3:I/O error (an interrupted --apply is finished by running it again)";
+    static final String EXIT_4 = "4:another process has files under the data directory open; nothing changed";
+    static final String EXIT_64 = "64:usage error";
+    static final String EXIT_130 = "130:cancelled (Ctrl-C in the shell)";
 
     private RepairCli() {
     }

@@ -31,7 +31,9 @@ import segtool.shell.render.Verdicts;
                 + "<partition>.segtool-quarantine.<time>/ beside the partition (with an XXH3-checked manifest); "
                 + "`segtool restore` puts it back. An interrupted --apply is finished by running it again. Refuses "
                 + "while another process has files under the data directory open."},
-        footer = RepairCli.EXIT_HELP)
+        exitCodeListHeading = RepairCli.EXIT_HEADING,
+        exitCodeList = {RepairCli.EXIT_0, RepairCli.EXIT_1, RepairCli.EXIT_2, RepairCli.EXIT_3, RepairCli.EXIT_4,
+            RepairCli.EXIT_64, RepairCli.EXIT_130})
 public final class RepairCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PATH", arity = "0..1",
             description = "Partition directory or data directory. Default: the open path.")

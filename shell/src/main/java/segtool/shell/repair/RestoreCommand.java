@@ -25,9 +25,10 @@ import segtool.shell.options.OutputOptions;
             "Checks first that every file is in a state segtool can have left; if the server has written since, "
                 + "nothing is changed. Dry run by default; --apply restores. Running it again after a crash "
                 + "finishes the job."},
-        footer = "%nExit codes:%n  0   restored, or nothing left to restore%n  1   dry run: restore would change "
-                + "files%n  2   a file changed since the repair; nothing restored%n  3   I/O error or damaged "
-                + "quarantine%n  4   another process has files under the data directory open%n  64  usage error%n")
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:restored, or nothing left to restore", "1:dry run: restore would change files",
+            "2:a file changed since the repair; nothing restored", "3:I/O error or damaged quarantine",
+            RepairCli.EXIT_4, RepairCli.EXIT_64, RepairCli.EXIT_130})
 public final class RestoreCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "QUARANTINE",
             description = "A <partition>.segtool-quarantine.<time> directory.")

@@ -1,0 +1,180 @@
+package segtool.shell;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.recovery.PartitionReport;
+import segtool.analyzers.report.ScanJson;
+import segtool.analyzers.target.Targets;
+import segtool.formats.io.U64;
+import segtool.formats.naming.SegmentFiles;
+import segtool.shell.options.OutputOptions;
+import segtool.shell.options.VerdictOptions;
+import segtool.shell.render.ExplainText;
+import segtool.shell.render.Explainer;
+import segtool.shell.render.SegmentMap;
+import segtool.shell.render.Style;
+import segtool.shell.render.Terminals;
+
+/** {@code explain PATH [SEGMENT]}: why boot recovery reaches its verdict, segment by segment, in both modes. */
+@Command(name = "explain", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = {"Explain the recovery verdict in plain language, segment by segment, with a map.",
+            "%nPer segment: what the index claims and what the log proves, where each walk stopped and on which "
+                + "check, the probe and the step-back, the exact plan, what boot leaves unread, and the next step. "
+                + "Each segment gets a map scaled to the terminal width.",
+            "Both enforce_fsync values are judged; the one given (default false) is the verdict and the exit code, "
+                + "the other is shown beside it. In a data directory, clean partitions get one line each."},
+        footer = {"%nMap legend: = verified, ~ not re-read at boot (durable mode), - torn (dropped by recovery), X damaged, "
+                + "? residue, S survivor, . not examined.",
+            "%n--json prints schema segtool.explain/1: the segtool.scan/1 report, plus per partition \"facts\" "
+                + "(topic/text pairs) and \"other_mode_report\" (the full report under the other enforce_fsync), and "
+                + "per explained segment \"map\" (regions with from/to byte positions), \"survivors\" and \"facts\".",
+            "%nExamples:",
+            "  segtool explain /var/lib/iggy/local_data/streams/1/topics/1/partitions/1",
+            "  segtool explain PARTITION 4096 --enforce-fsync     # one segment, durable topic",
+            "  segtool explain PARTITION --json | jq '.partitions[0].facts'"})
+public final class ExplainCommand implements Callable<Integer> {
+    public static final String SCHEMA = "segtool.explain/1";
+
+    @Parameters(index = "0", paramLabel = "PATH", arity = "0..1",
+            description = "Data directory, partition directory or segment file. Default: the open path.")
+    Path path;
+
+    @Parameters(index = "1", paramLabel = "SEGMENT", arity = "0..1",
+            description = "Only this segment: its start offset or file name.")
+    String segment;
+
+    @Mixin
+    VerdictOptions verdict;
+
+    @Mixin
+    OutputOptions output;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        Path target = path;
+        String only = segment;
+        Judged judged = Judged.of(spec, target == null ? null : target.toString(), verdict, output, true);
+        Long filter = judged.targets().segment();
+        if (only != null) {
+            filter = SegmentFiles.startOffsetOf(SegmentFiles.stemOf(only.endsWith(".log") || only.endsWith(".index")
+                    ? only : only + ".log"));
+            if (filter == null) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "SEGMENT '" + only
+                        + "' is not a start offset or segment file name");
+            }
+        }
+        Explainer explainer = new Explainer(verdict.maxMessageSizeUpper + 256);
+        boolean dataDir = judged.targets().kind() == Targets.Kind.DATA_DIRECTORY;
+        List<Explainer.PartitionStory> stories = new ArrayList<>();
+        final Long wanted = filter;
+        for (PartitionReport r : judged.reports()) {
+            if (wanted != null && r.segments.stream().noneMatch(s -> s.start == wanted)) {
+                throw new Targets.NotATarget(r.partition.directory() + ": no segment " + U64.str(wanted));
+            }
+            boolean brief = dataDir && r.severity() == ExitCodes.CLEAN && r.otherMode != null
+                    && r.otherMode.severity() == ExitCodes.CLEAN;
+            stories.add(brief ? null : explainer.explain(r, filter));
+        }
+        int exit = exitCode(judged, filter);
+        PrintWriter out = spec.commandLine().getOut();
+        if (output.json) {
+            out.println(ScanJson.mapper().writeValueAsString(json(judged, stories, exit)));
+            out.flush();
+            return exit;
+        }
+        Style style = output.style();
+        int width = Terminals.width();
+        out.println(Explainer.mode(verdict.enforceFsync) + " is the verdict below (pass --enforce-fsync="
+                + !verdict.enforceFsync + " for the other; the topic's setting changes the verdict)");
+        for (int i = 0; i < stories.size(); i++) {
+            PartitionReport r = judged.reports().get(i);
+            if (stories.get(i) == null) {
+                out.println(r.partition.directory() + ": clean in both modes");
+                continue;
+            }
+            out.println();
+            ExplainText.print(out, stories.get(i), style, width, output.quiet);
+        }
+        out.flush();
+        return exit;
+    }
+
+    private static int exitCode(Judged judged, Long filter) {
+        int worst = ExitCodes.CLEAN;
+        for (PartitionReport r : judged.reports()) {
+            if (filter == null || r.outcome != PartitionReport.Outcome.ACCEPTED) {
+                worst = ExitCodes.worst(worst, r.severity());
+            } else {
+                boolean changes = r.segments.stream().anyMatch(s -> s.start == filter && !s.operations.isEmpty());
+                worst = ExitCodes.worst(worst, changes ? ExitCodes.CHANGES : ExitCodes.CLEAN);
+            }
+        }
+        return worst;
+    }
+
+    private ObjectNode json(Judged judged, List<Explainer.PartitionStory> stories, int exit) {
+        ObjectNode root = ScanJson.report(judged.displayPath(), Version.current(), verdict.enforceFsync,
+                judged.reports(), exit);
+        root.put("schema", SCHEMA);
+        ArrayNode parts = (ArrayNode) root.get("partitions");
+        for (int i = 0; i < stories.size(); i++) {
+            Explainer.PartitionStory story = stories.get(i);
+            ObjectNode p = (ObjectNode) parts.get(i);
+            if (story == null) {
+                p.putArray("facts");
+                continue;
+            }
+            facts(p.putArray("facts"), story.facts());
+            if (story.report().otherMode != null) {
+                p.set("other_mode_report", ScanJson.partition(story.report().otherMode));
+            }
+            ArrayNode segs = (ArrayNode) p.get("segments");
+            for (Explainer.SegmentStory s : story.segments()) {
+                int at = story.report().segments.indexOf(s.segment());
+                ObjectNode seg = (ObjectNode) segs.get(at);
+                ArrayNode map = seg.putArray("map");
+                for (SegmentMap.Span span : s.map()) {
+                    ObjectNode m = map.addObject();
+                    m.put("region", span.kind().json());
+                    ScanJson.u64(m, "from", span.from());
+                    ScanJson.u64(m, "to", span.to());
+                }
+                if (s.survivors() == null) {
+                    seg.putNull("survivors");
+                } else {
+                    ObjectNode sv = seg.putObject("survivors");
+                    ScanJson.u64(sv, "from", s.survivors().from());
+                    ScanJson.u64(sv, "to", s.survivors().to());
+                    sv.put("records", s.survivors().records());
+                    ScanJson.u64(sv, "first_offset", s.survivors().firstOffset());
+                    ScanJson.u64(sv, "last_offset", s.survivors().lastOffset());
+                    sv.put("stop", s.survivors().stop());
+                }
+                facts(seg.putArray("facts"), s.facts());
+            }
+        }
+        return root;
+    }
+
+    private static void facts(ArrayNode into, List<Explainer.Fact> facts) {
+        for (Explainer.Fact f : facts) {
+            ObjectNode o = into.addObject();
+            o.put("topic", f.topic());
+            o.put("text", f.text());
+        }
+    }
+}

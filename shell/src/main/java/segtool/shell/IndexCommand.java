@@ -1,0 +1,160 @@
+package segtool.shell;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+import segtool.formats.index.IndexEntry;
+import segtool.formats.index.IndexFile;
+import segtool.formats.io.U64;
+import segtool.shell.inspect.IndexCheck;
+import segtool.shell.inspect.LogReader;
+import segtool.shell.inspect.SegmentRef;
+import segtool.shell.options.Numbers;
+import segtool.shell.options.OutputOptions;
+import segtool.shell.options.ReadOptions;
+import segtool.shell.render.JsonOut;
+import segtool.shell.render.Style;
+import segtool.shell.render.Table;
+import segtool.shell.render.Times;
+
+/** {@code index SEGMENT}: every entry of a sparse index and whether it maps to the batch at its position. */
+@Command(name = "index", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = {"List a segment's index entries and whether each maps to its batch.",
+            "%nEntries (offset, timestamp, position) are checked against the log: "
+                + "the structure rules of RECOVERY 4.2 (entries ascend; the first is (start offset, 0)), the header "
+                + "match boot performs (Matches: partition, base_offset, base_timestamp, message_count > 0, fits), "
+                + "and whether the batch it points at verifies (checksums, which boot does not compute here)."},
+        footer = {"%nExamples:",
+            "  segtool index PARTITION/00000000000000000000.index",
+            "  segtool index PARTITION/4096 --no-verify --limit 20"})
+public final class IndexCommand implements Callable<Integer>, ReadCommand {
+    @Parameters(index = "0", paramLabel = "SEGMENT", arity = "0..1",
+            description = "Segment: its .index or .log file, PARTITION/<start offset>, or (in the shell) a start "
+                    + "offset of the open partition.")
+    Path segment;
+
+    @Option(names = "--no-verify", description = "Match headers only; do not verify the batches' checksums.")
+    boolean noVerify;
+
+    @Option(names = "--limit", paramLabel = "N", converter = Numbers.U64Converter.class,
+            description = "Show at most N entries (all are still checked for the summary).")
+    Long limit;
+
+    @Mixin
+    ReadOptions read;
+
+    @Mixin
+    OutputOptions output;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        SegmentRef ref = SegmentRef.resolve(spec, segment, read.partitionId);
+        long pid = ref.partition().partitionId();
+        PrintWriter out = spec.commandLine().getOut();
+        Style style = output.style();
+        long shown = limit == null ? Long.MAX_VALUE : limit;
+        long problems = 0;
+        long verifiedOk = 0;
+        long matched = 0;
+        try (IndexFile index = IndexFile.open(ref.index()); LogReader log = LogReader.open(ref.log(),
+                read.maxBatchBytes()); JsonOut json = output.json ? JsonOut.to(out) : null) {
+            long n = index.entries();
+            if (json != null) {
+                json.g().writeStartObject();
+                json.str("schema", "segtool.index/1").str("index", ref.index().toString())
+                        .str("log", ref.log().toString()).u64("start_offset", ref.start())
+                        .u64("index_bytes", index.length()).u64("entries", n)
+                        .u64("trailing_bytes", index.trailingBytes()).u64("log_bytes", log.length());
+                if (pid >= 0) {
+                    json.u64("partition_id", pid);
+                } else {
+                    json.str("partition_id", null);
+                }
+                json.g().writeArrayFieldStart("rows");
+            } else if (!output.quiet) {
+                out.println(ref.index().getFileName() + ": " + index.length() + " bytes, " + n + " entries"
+                        + (index.trailingBytes() > 0 ? " + " + index.trailingBytes() + " trailing bytes (torn append)"
+                        : "") + "; log " + log.length() + " bytes" + (pid >= 0 ? "; partition " + pid
+                        : "; partition id unknown (pass --partition-id to check it)"));
+            }
+            Table table = new Table().col("ENTRY", Table.digits(Math.max(n, 1)), true)
+                    .col("OFFSET", Table.digits(Math.max(ref.start(), 1)) + 2, true)
+                    .col("TIMESTAMP", 27, false).col("POSITION", Table.digits(Math.max(log.length(), 1)), true)
+                    .col("MAPS TO ITS BATCH", 0, false);
+            if (json == null && !output.quiet && n > 0) {
+                table.header(out);
+            }
+            IndexEntry prev = null;
+            for (long i = 0; i < n; i++) {
+                Cancelled.check();
+                IndexEntry e = index.entry(i);
+                String structure = null;
+                if (i == 0 && (e.offset() != ref.start() || e.position() != 0)) {
+                    structure = "first entry must be (" + U64.str(ref.start()) + ", 0)";
+                } else if (prev != null && (U64.le(e.offset(), prev.offset()) || U64.le(e.position(), prev.position()))) {
+                    structure = "does not advance past entry " + (i - 1);
+                }
+                IndexCheck.Mapping m = IndexCheck.check(log, e, pid, !noVerify);
+                boolean ok = structure == null && m.matches() && (m.defect() == null);
+                if (!ok) {
+                    problems++;
+                }
+                if (m.matches()) {
+                    matched++;
+                    if (m.verified() && m.defect() == null) {
+                        verifiedOk++;
+                    }
+                }
+                if (i < shown) {
+                    if (json != null) {
+                        json.g().writeStartObject();
+                        json.u64("entry", i).u64("offset", e.offset()).u64("timestamp", e.timestamp())
+                                .u64("position", e.position()).bool("matches", m.matches())
+                                .str("mismatch", m.mismatch());
+                        if (m.verified()) {
+                            json.bool("verifies", m.defect() == null)
+                                    .str("defect", m.defect() == null ? null : m.defect().describe());
+                        } else {
+                            json.g().writeNullField("verifies");
+                        }
+                        json.str("structure", structure);
+                        json.g().writeEndObject();
+                    } else if (!output.quiet) {
+                        String verdict = (structure != null ? structure + "; " : "") + m.describe();
+                        table.row(out, Long.toString(i), U64.str(e.offset()), Times.iso(e.timestamp()),
+                                U64.str(e.position()), ok ? verdict : style.paint(Style.Paint.RED, verdict));
+                    }
+                }
+                prev = e;
+            }
+            int exit = problems == 0 && index.trailingBytes() == 0 ? ExitCodes.CLEAN : ExitCodes.CHANGES;
+            String summary = n + " entries: " + matched + " match their batch header" + (noVerify ? ""
+                    : ", " + verifiedOk + " of those verify") + "; " + problems + " with a problem"
+                    + (shown < n ? " (showing " + shown + ")" : "");
+            if (json != null) {
+                json.g().writeEndArray();
+                json.g().writeObjectFieldStart("summary");
+                json.u64("entries", n).u64("matched", matched).u64("problems", problems);
+                if (!noVerify) {
+                    json.u64("verified", verifiedOk);
+                }
+                json.g().writeEndObject();
+                json.g().writeNumberField("exit_code", exit);
+                json.g().writeEndObject();
+            } else {
+                out.println(summary);
+            }
+            out.flush();
+            return exit;
+        }
+    }
+}

@@ -1,0 +1,352 @@
+package segtool.shell;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.target.Targets;
+import segtool.formats.anchor.AnchorRecord;
+import segtool.formats.index.IndexEntry;
+import segtool.formats.index.IndexFile;
+import segtool.formats.io.U64;
+import segtool.formats.naming.PartitionPath;
+import segtool.formats.naming.SegmentFiles;
+import segtool.formats.offsets.ConsumerOffset;
+import segtool.shell.inspect.HeaderWalk;
+import segtool.shell.inspect.IndexCheck;
+import segtool.shell.inspect.LogReader;
+import segtool.shell.inspect.PartitionFiles;
+import segtool.shell.options.OutputOptions;
+import segtool.shell.options.ReadOptions;
+import segtool.shell.render.JsonOut;
+import segtool.shell.render.Style;
+import segtool.shell.render.Table;
+import segtool.shell.render.Times;
+
+/** {@code segments PATH}: the segment chain of a partition as it lies on disk, and every file beside it. */
+@Command(name = "segments", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = {"List a partition's segments and every other file beside them.",
+            "%nSegments in chain order with file sizes, index entries, first offset and "
+                + "timestamp, and the end offset found by walking batch headers after the last index entry (cheap; "
+                + "no checksums, so not a verdict). Flags gaps and overlaps between neighbours, torn index appends, "
+                + "non-canonical names, and lists the other files: anchors (decoded), scratch and orphan files the "
+                + "boot sweep deletes, consumer offsets, and fence directories beside the partition."},
+        footer = {"%nExamples:",
+            "  segtool segments /var/lib/iggy/local_data/streams/1/topics/1/partitions/1",
+            "  segtool segments DATA_DIR --json      # every partition"})
+public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
+    @Parameters(index = "0", paramLabel = "PATH", arity = "0..1",
+            description = "Partition directory, one of its segment files, or a data directory. Default: the open "
+                    + "path.")
+    Path path;
+
+    @Mixin
+    ReadOptions read;
+
+    @Mixin
+    OutputOptions output;
+
+    @Spec
+    CommandSpec spec;
+
+    /** One segment's row. */
+    private record Row(long start, String log, boolean canonical, long logBytes, long indexBytes, long entries,
+                       IndexEntry first, IndexEntry last, HeaderWalk.Summary tail, String walkedFrom,
+                       List<String> notes) {
+        long endOffset() {
+            return tail.lastOffset() != -1 ? tail.lastOffset() : -1;
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Path target = ShellSession.resolve(spec, path);
+        Targets t = Targets.resolve(target);
+        PrintWriter out = spec.commandLine().getOut();
+        Style style = output.style();
+        int exit = ExitCodes.CLEAN;
+        try (JsonOut json = output.json ? JsonOut.to(out) : null) {
+            if (json != null) {
+                json.g().writeStartObject();
+                json.str("schema", "segtool.segments/1").str("path", target.toString());
+                json.g().writeArrayFieldStart("partitions");
+            }
+            boolean firstPartition = true;
+            for (PartitionPath p : t.partitions()) {
+                if (read.partitionId != null) {
+                    p = p.withPartitionId(read.partitionId);
+                }
+                List<Row> rows = rows(p);
+                List<String> others = others(p.directory(), rows);
+                boolean problems = rows.stream().anyMatch(r -> !r.notes().isEmpty());
+                exit = ExitCodes.worst(exit, problems ? ExitCodes.CHANGES : ExitCodes.CLEAN);
+                if (json != null) {
+                    json(json, p, rows, others);
+                } else {
+                    if (!firstPartition) {
+                        out.println();
+                    }
+                    print(out, style, p, rows, others);
+                }
+                firstPartition = false;
+            }
+            if (json != null) {
+                json.g().writeEndArray();
+                json.g().writeNumberField("exit_code", exit);
+                json.g().writeEndObject();
+            }
+        }
+        out.flush();
+        return exit;
+    }
+
+    private List<Row> rows(PartitionPath p) throws IOException {
+        List<Row> rows = new ArrayList<>();
+        Path dir = p.directory();
+        for (long start : PartitionFiles.starts(dir)) {
+            Cancelled.check();
+            Path logPath = SegmentFiles.log(dir, start);
+            List<String> notes = new ArrayList<>();
+            boolean canonical = Files.exists(logPath);
+            if (!canonical) {
+                notes.add("non-canonical .log name: the server reads " + logPath.getFileName()
+                        + ", which does not exist");
+            }
+            try (LogReader log = LogReader.open(logPath, read.maxBatchBytes());
+                 IndexFile index = IndexFile.open(SegmentFiles.index(dir, start))) {
+                long n = index.entries();
+                IndexEntry first = n > 0 ? index.entry(0) : null;
+                IndexEntry last = n > 0 ? index.entry(n - 1) : null;
+                long from = 0;
+                String walkedFrom = "byte 0";
+                if (last != null && IndexCheck.check(log, last, p.partitionId(), false).matches()) {
+                    from = last.position();
+                    walkedFrom = "last index entry";
+                } else if (last != null) {
+                    notes.add("last index entry does not match its batch");
+                }
+                HeaderWalk.Summary tail = HeaderWalk.walk(log, from);
+                if (!tail.reachedEnd()) {
+                    notes.add("headers stop at " + U64.str(tail.to()) + " of " + U64.str(log.length()) + ": "
+                            + tail.stop());
+                }
+                if (index.trailingBytes() > 0) {
+                    notes.add("index has " + index.trailingBytes() + " trailing bytes (torn entry)");
+                }
+                if (first != null && (first.offset() != start || first.position() != 0)) {
+                    notes.add("first index entry is not (" + U64.str(start) + ", 0)");
+                }
+                if (n == 0 && log.length() > 0) {
+                    notes.add("no index entries");
+                }
+                rows.add(new Row(start, logPath.getFileName().toString(), canonical, log.length(), index.length(), n,
+                        first, last, tail, walkedFrom, notes));
+            }
+        }
+        for (int i = 0; i + 1 < rows.size(); i++) {
+            Row a = rows.get(i);
+            Row b = rows.get(i + 1);
+            long end = a.endOffset();
+            if (end == -1) {
+                a.notes().add("holds no messages but is not the last segment");
+            } else if (end != U64.MAX && end + 1 != b.start()) {
+                boolean anchored = anchorAdmits(p.directory(), a.start(), end, b.start());
+                a.notes().add((U64.lt(end, b.start()) ? "gap" : "overlap") + ": ends at " + U64.str(end)
+                        + ", next starts at " + U64.str(b.start()) + (anchored ? " (admitted by an anchor)"
+                        : " (headers only; see explain)"));
+            }
+        }
+        return rows;
+    }
+
+    private static boolean anchorAdmits(Path dir, long sealedStart, long sealedEnd, long planted) {
+        try {
+            Path a = SegmentFiles.anchor(dir, planted);
+            if (!Files.isRegularFile(a) || Files.size(a) != AnchorRecord.LENGTH) {
+                return false;
+            }
+            AnchorRecord r = AnchorRecord.decode(Files.readAllBytes(a));
+            return r != null && r.plantedStart() == planted && r.sealedStart() == sealedStart
+                    && r.sealedEnd() == sealedEnd;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Every file in the partition directory that is not a segment's .log/.index, with what recovery does to it. */
+    private static List<String> others(Path dir, List<Row> rows) throws IOException {
+        Set<String> logStems = new HashSet<>();
+        for (Path p : PartitionFiles.list(dir)) {
+            String name = p.getFileName().toString();
+            if (SegmentFiles.extensionOf(name).equals("log")) {
+                logStems.add(SegmentFiles.stemOf(name));
+            }
+        }
+        List<String> out = new ArrayList<>();
+        for (Path p : PartitionFiles.list(dir)) {
+            String name = p.getFileName().toString();
+            String ext = SegmentFiles.extensionOf(name);
+            String stem = SegmentFiles.stemOf(name);
+            if (Files.isDirectory(p)) {
+                out.add(name + "/" + (name.equals("offsets") ? " " + offsets(p) : " (ignored by recovery)"));
+            } else if (name.endsWith(SegmentFiles.STAGING)) {
+                out.add(name + " (" + Files.size(p) + " bytes): scratch, deleted at boot");
+            } else if (ext.equals("log")) {
+                if (!SegmentFiles.isCanonical(stem)) {
+                    out.add(name + ": non-canonical segment name (the server reads the 20-digit name)");
+                }
+            } else if (ext.equals("index") && logStems.contains(stem)) {
+                continue;
+            } else if (ext.equals("index") || ext.equals("anchor")) {
+                if (!logStems.contains(stem)) {
+                    out.add(name + " (" + Files.size(p) + " bytes): orphan (no " + stem + ".log), deleted at boot");
+                } else {
+                    out.add(name + ": " + anchor(p));
+                }
+            } else {
+                out.add(name + " (" + Files.size(p) + " bytes): ignored by segment recovery");
+            }
+        }
+        Path parent = dir.toAbsolutePath().getParent();
+        if (parent != null && dir.getFileName() != null) {
+            String prefix = dir.getFileName() + ".fenced.";
+            for (Path p : PartitionFiles.list(parent)) {
+                String n = p.getFileName().toString();
+                if (n.startsWith(prefix) && SegmentFiles.fenceNumber(n) >= 0 && Files.isDirectory(p)) {
+                    out.add("../" + n + "/ (fence directory: " + PartitionFiles.list(p).size()
+                            + " files quarantined by an earlier recovery; never read by the server)");
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String anchor(Path p) throws IOException {
+        if (Files.size(p) > AnchorRecord.LENGTH) {
+            return "anchor of " + Files.size(p) + " bytes: not 40, proves nothing";
+        }
+        byte[] b = Files.readAllBytes(p);
+        String problem = AnchorRecord.problem(b);
+        if (problem != null) {
+            return problem + ": proves nothing (treated as absent)";
+        }
+        AnchorRecord a = AnchorRecord.decode(b);
+        return "anchor: planted at " + U64.str(a.plantedStart()) + " after sealed segment " + U64.str(a.sealedStart())
+                + " ending at offset " + U64.str(a.sealedEnd());
+    }
+
+    private static String offsets(Path offsets) throws IOException {
+        List<String> parts = new ArrayList<>();
+        for (String kind : new String[]{"consumers", "groups"}) {
+            Path d = offsets.resolve(kind);
+            if (!Files.isDirectory(d)) {
+                continue;
+            }
+            int n = 0;
+            int bad = 0;
+            for (Path f : PartitionFiles.list(d)) {
+                if (!Files.isRegularFile(f)) {
+                    continue;
+                }
+                n++;
+                byte[] head = new byte[16];
+                int got;
+                try (InputStream in = Files.newInputStream(f)) {
+                    got = in.readNBytes(head, 0, 16);
+                }
+                ConsumerOffset.Kind k = ConsumerOffset.decode(java.util.Arrays.copyOf(head, got)).kind();
+                if (k == ConsumerOffset.Kind.TORN || k == ConsumerOffset.Kind.CORRUPT) {
+                    bad++;
+                }
+            }
+            parts.add(n + " " + kind + (bad > 0 ? " (" + bad + " torn or corrupt)" : ""));
+        }
+        return "(consumer offsets: " + (parts.isEmpty() ? "none" : String.join(", ", parts)) + ")";
+    }
+
+    private static void print(PrintWriter out, Style style, PartitionPath p, List<Row> rows, List<String> others) {
+        out.println(style.bold(p.directory().toString()) + (p.partitionId() >= 0 ? "  (partition "
+                + p.partitionId() + ")" : "") + ": " + rows.size() + " segment(s)");
+        if (!rows.isEmpty()) {
+            long maxLog = rows.stream().mapToLong(Row::logBytes).max().orElse(1);
+            long maxIndex = rows.stream().mapToLong(Row::indexBytes).max().orElse(1);
+            long maxStart = rows.get(rows.size() - 1).start();
+            long maxEnd = rows.stream().mapToLong(Row::endOffset).max().orElse(1);
+            Table t = new Table().col("START", Table.digits(maxStart), true)
+                    .col("LOG BYTES", Table.digits(maxLog), true).col("INDEX", Table.digits(maxIndex), true)
+                    .col("ENTRIES", 7, true).col("FIRST", Table.digits(maxEnd), true)
+                    .col("END*", Table.digits(maxEnd), true).col("FIRST TIMESTAMP", 27, false)
+                    .col("NOTES", 0, false);
+            t.header(out);
+            for (Row r : rows) {
+                String first = r.first() != null ? U64.str(r.first().offset())
+                        : r.tail().firstOffset() != -1 ? U64.str(r.tail().firstOffset()) : "-";
+                String firstTs = r.first() != null ? Times.iso(r.first().timestamp())
+                        : r.tail().firstTimestamp() != -1 ? Times.iso(r.tail().firstTimestamp()) : "-";
+                String end = r.endOffset() != -1 ? U64.str(r.endOffset())
+                        : r.last() != null ? "(" + U64.str(r.last().offset()) + "?)" : "-";
+                String notes = String.join("; ", r.notes());
+                t.row(out, U64.str(r.start()), U64.str(r.logBytes()), U64.str(r.indexBytes()),
+                        U64.str(r.entries()), first, end, firstTs,
+                        notes.isEmpty() ? "" : style.paint(Style.Paint.YELLOW, notes));
+            }
+            out.println("START: segment start offset (file <20 digits>.log); FIRST: first offset by the index; END*: "
+                    + "last offset by batch headers after the last index entry, checksums not computed (`explain` "
+                    + "gives the verdict)");
+        }
+        for (String o : others) {
+            out.println("  " + o);
+        }
+    }
+
+    private static void json(JsonOut j, PartitionPath p, List<Row> rows, List<String> others) throws IOException {
+        j.g().writeStartObject();
+        j.str("path", p.directory().toString());
+        if (p.partitionId() >= 0) {
+            j.u64("partition_id", p.partitionId());
+        } else {
+            j.g().writeNullField("partition_id");
+        }
+        j.g().writeArrayFieldStart("segments");
+        for (Row r : rows) {
+            j.g().writeStartObject();
+            j.u64("start_offset", r.start()).str("log", r.log()).u64("log_bytes", r.logBytes())
+                    .u64("index_bytes", r.indexBytes()).u64("index_entries", r.entries());
+            if (r.first() != null) {
+                j.u64("first_entry_offset", r.first().offset()).u64("first_entry_timestamp", r.first().timestamp())
+                        .u64("last_entry_offset", r.last().offset()).u64("last_entry_position", r.last().position());
+            }
+            if (r.endOffset() != -1) {
+                j.u64("end_offset_by_headers", r.endOffset());
+            } else {
+                j.g().writeNullField("end_offset_by_headers");
+            }
+            j.str("headers_walked_from", r.walkedFrom()).u64("headers_walked_to", r.tail().to())
+                    .str("headers_stop", r.tail().stop());
+            j.g().writeArrayFieldStart("notes");
+            for (String n : r.notes()) {
+                j.g().writeString(n);
+            }
+            j.g().writeEndArray();
+            j.g().writeEndObject();
+        }
+        j.g().writeEndArray();
+        j.g().writeArrayFieldStart("other_files");
+        for (String o : others) {
+            j.g().writeString(o);
+        }
+        j.g().writeEndArray();
+        j.g().writeEndObject();
+    }
+}

@@ -1,0 +1,76 @@
+package segtool.shell.docs;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.AutoComplete;
+import picocli.CommandLine;
+import segtool.shell.Main;
+
+/**
+ * Generates the checked-in documentation from the picocli model: {@code man/segtool.1}, one
+ * {@code man/segtool-<command>.1} per command (roff, see {@link ManPage}), and {@code completion/segtool.bash}
+ * (picocli's AutoComplete) with {@code completion/segtool.zsh} (the same script, loaded through zsh's
+ * bashcompinit). The build runs it into {@code shell/target/generated-docs}; {@code DocsTest} fails when the
+ * checked-in copies differ. To refresh them, from the repository root:
+ * <pre>  mvn -B -q -DskipTests process-classes -Dsegtool.docs.dir=$PWD</pre>
+ */
+public final class Docs {
+    public static final String REGENERATE = "mvn -B -q -DskipTests process-classes -Dsegtool.docs.dir=$PWD";
+
+    private Docs() {
+    }
+
+    /** Every generated file, by path relative to the output root, in a stable order. */
+    public static Map<String, String> generate() {
+        Map<String, String> out = new LinkedHashMap<>();
+        CommandLine root = Main.commandLine();
+        CommandLine shell = Main.commandLine(CommandLine.defaultFactory(), true);
+        List<CommandLine> commands = new ArrayList<>();
+        for (CommandLine sub : root.getSubcommands().values()) {
+            if (sub.getParent() == root && !sub.getCommandSpec().usageMessage().hidden()
+                    && !(sub.getCommand() instanceof CommandLine.HelpCommand) && !commands.contains(sub)) {
+                commands.add(sub);
+            }
+        }
+        out.put("man/segtool.1", ManPage.main(root, commands, shell));
+        for (CommandLine c : commands) {
+            out.put("man/segtool-" + c.getCommandName() + ".1", ManPage.command(c, commands, shell));
+        }
+        String bash = AutoComplete.bash("segtool", root);
+        out.put("completion/segtool.bash", bash);
+        out.put("completion/segtool.zsh", "# zsh completion for segtool. Load it from ~/.zshrc with:\n"
+                + "#   source /path/to/completion/segtool.zsh\n"
+                + "# It is the bash completion script; when sourced by zsh it enables compinit and bashcompinit\n"
+                + "# itself (see the ZSH_VERSION branch below). Generated with the bash script; do not edit.\n"
+                + "#\n" + bash);
+        return out;
+    }
+
+    /** Writes the files under {@code args[0]}; files whose content is unchanged are left untouched. */
+    public static void main(String[] args) throws IOException {
+        if (args.length != 1) {
+            throw new IllegalArgumentException("usage: Docs OUTPUT_ROOT");
+        }
+        Path root = Path.of(args[0]);
+        int written = 0;
+        for (Map.Entry<String, String> e : generate().entrySet()) {
+            Path p = root.resolve(e.getKey());
+            byte[] bytes = e.getValue().getBytes(StandardCharsets.UTF_8);
+            if (Files.exists(p) && java.util.Arrays.equals(Files.readAllBytes(p), bytes)) {
+                continue;
+            }
+            Files.createDirectories(p.getParent());
+            Files.write(p, bytes);
+            written++;
+        }
+        if (written > 0 && Boolean.getBoolean("segtool.docs.verbose")) {
+            System.out.println("segtool docs: " + written + " file(s) written under " + root.toAbsolutePath());
+        }
+    }
+}

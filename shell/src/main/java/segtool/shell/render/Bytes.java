@@ -1,0 +1,77 @@
+package segtool.shell.render;
+
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+
+/** Byte counts and byte strings for people: sizes with units, printable UTF-8 or hex. */
+public final class Bytes {
+    private static final HexFormat HEX = HexFormat.of();
+
+    private Bytes() {
+    }
+
+    /** {@code 1048576 (1.0 MiB)}; small values plain. */
+    public static String size(long bytes) {
+        if (bytes < 0) {
+            return Long.toUnsignedString(bytes);
+        }
+        if (bytes < 10 * 1024) {
+            return bytes + " B";
+        }
+        String[] units = {"KiB", "MiB", "GiB", "TiB"};
+        double v = bytes;
+        int u = -1;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return String.format("%d (%.1f %s)", bytes, v, units[u]);
+    }
+
+    public static String hex(byte[] b) {
+        return HEX.formatHex(b);
+    }
+
+    /** The bytes as UTF-8 text when they decode and are printable (tabs and newlines allowed), else null. */
+    public static String printable(byte[] b) {
+        String s;
+        try {
+            s = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(b)).toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isISOControl(c) && c != '\n' && c != '\t' && c != '\r') {
+                return null;
+            }
+        }
+        return s;
+    }
+
+    /** A classic 16-bytes-per-line dump of {@code b}, addresses starting at {@code base}. */
+    public static String dump(byte[] b, long base, String indent) {
+        StringBuilder out = new StringBuilder();
+        for (int row = 0; row < b.length; row += 16) {
+            out.append(indent).append(String.format("%08x  ", base + row));
+            StringBuilder ascii = new StringBuilder();
+            for (int i = 0; i < 16; i++) {
+                if (row + i < b.length) {
+                    int v = b[row + i] & 0xFF;
+                    out.append(String.format("%02x ", v));
+                    ascii.append(v >= 0x20 && v < 0x7f ? (char) v : '.');
+                } else {
+                    out.append("   ");
+                }
+                if (i == 7) {
+                    out.append(' ');
+                }
+            }
+            out.append(" |").append(ascii).append("|\n");
+        }
+        return out.toString();
+    }
+}

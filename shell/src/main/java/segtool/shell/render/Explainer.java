@@ -1,0 +1,744 @@
+package segtool.shell.render;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import segtool.analyzers.recovery.AnchorSearch;
+import segtool.analyzers.recovery.PartitionReport;
+import segtool.analyzers.recovery.PlannedOp;
+import segtool.analyzers.recovery.ProbeResult;
+import segtool.analyzers.recovery.Refusal;
+import segtool.analyzers.recovery.Region;
+import segtool.analyzers.recovery.SegmentReport;
+import segtool.analyzers.recovery.Walk;
+import segtool.formats.index.IndexEntry;
+import segtool.formats.io.U64;
+import segtool.formats.log.BatchHeader;
+import segtool.formats.log.Defect;
+import segtool.shell.Cancelled;
+import segtool.shell.inspect.LogReader;
+import segtool.shell.render.SegmentMap.Kind;
+
+/**
+ * Turns a judged partition (both modes) into plain-language facts: what the index claims and what the log proves,
+ * where each walk stopped and on which check, the probe and the step-back, what recovery does under each
+ * {@code enforce_fsync}, the exact plan, what boot leaves unread, and the next step. Also paints each segment's
+ * map. Text and JSON render the same facts.
+ *
+ * <p>Beyond the report it reads a little itself, through bounded windows: the header at a damage position (how far
+ * the damaged record claims to reach) and the chain of records that verify from a survivor onward.
+ */
+public final class Explainer {
+    /** One statement under a topic, e.g. {@code ("walk R()", "from 0: stopped at 315: ...")}. */
+    public record Fact(String topic, String text) {
+    }
+
+    /** The records that verify from a survivor onward: {@code [from, to)}, how many, which offsets, why it ended. */
+    public record Survivors(long from, long to, long records, long firstOffset, long lastOffset, String stop) {
+    }
+
+    public record SegmentStory(SegmentReport segment, List<SegmentMap.Span> map, List<Fact> facts,
+                               Survivors survivors) {
+    }
+
+    public record PartitionStory(PartitionReport report, List<Fact> facts, List<SegmentStory> segments) {
+    }
+
+    private final long maxBatchBytes;
+
+    public Explainer(long maxBatchBytes) {
+        this.maxBatchBytes = maxBatchBytes;
+    }
+
+    /** The segment's state in a heading: its status, or what pass A planned when the partition was refused later. */
+    public static String label(SegmentReport s) {
+        if (s.status == SegmentReport.Status.NOT_EXAMINED && (s.result == SegmentReport.Result.KEEP
+                || s.result == SegmentReport.Result.REBUILT || s.result == SegmentReport.Result.EMPTY)) {
+            return "planned " + s.result.name().toLowerCase() + " (the partition is refused)";
+        }
+        return s.status.json();
+    }
+
+    public static String mode(boolean durable) {
+        return "enforce_fsync=" + durable + (durable ? " (durable)" : " (lenient)");
+    }
+
+    /** Explains {@code r} (judged with {@code otherMode} attached); {@code only} restricts the segments shown. */
+    public PartitionStory explain(PartitionReport r, Long only) throws IOException {
+        List<SegmentStory> segs = new ArrayList<>();
+        for (SegmentReport s : r.segments) {
+            if (only == null || only == s.start) {
+                Cancelled.check();
+                segs.add(segment(r, s));
+            }
+        }
+        return new PartitionStory(r, partitionFacts(r), segs);
+    }
+
+    // ---- partition ---------------------------------------------------------------------------------------
+
+    private List<Fact> partitionFacts(PartitionReport r) {
+        List<Fact> f = new ArrayList<>();
+        f.add(new Fact("verdict", outcome(r) + "  [" + mode(r.durable) + ", the value used]"));
+        PartitionReport o = r.otherMode;
+        if (o != null) {
+            boolean same = sameVerdict(r, o);
+            f.add(new Fact("other mode", outcome(o) + "  [" + mode(o.durable) + "]" + (same
+                    ? " - the same verdict"
+                    : "\nThe setting changes the verdict: confirm the topic's enforce_fsync before acting.")));
+        }
+        if (r.refusal != null) {
+            f.add(new Fact("why refused", refusalWhy(r.refusal, r)));
+        }
+        if (!r.swept.isEmpty()) {
+            for (PlannedOp.Delete d : r.swept) {
+                f.add(new Fact("boot sweep", "deletes " + d.path().getFileName() + " (" + d.reason()
+                        + "), before any verdict, even a refusal"));
+            }
+        }
+        for (String w : r.warnings) {
+            f.add(new Fact("warning", w));
+        }
+        if (r.outcome != PartitionReport.Outcome.IO_ERROR && r.budget != null
+                && (r.budget.limitUnits() != 0 || r.budget.spentVerify() != 0)) {
+            f.add(new Fact("probe budget", "shared by the whole chain: " + U64.str(r.budget.spentUnits())
+                    + " of " + U64.str(r.budget.limitUnits()) + " candidate units, " + U64.str(r.budget.spentVerify())
+                    + " of " + U64.str(r.budget.limitVerify()) + " verification bytes"));
+        }
+        return f;
+    }
+
+    private static boolean sameVerdict(PartitionReport a, PartitionReport b) {
+        if (a.outcome != b.outcome) {
+            return false;
+        }
+        if (a.refusal != null || b.refusal != null) {
+            return a.refusal != null && a.refusal.equals(b.refusal);
+        }
+        if (a.segments.size() != b.segments.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.segments.size(); i++) {
+            if (a.segments.get(i).status != b.segments.get(i).status) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    public static String outcome(PartitionReport r) {
+        switch (r.outcome) {
+            case IO_ERROR:
+                return "CANNOT JUDGE (I/O error): " + r.ioError;
+            case REFUSED:
+                return "REFUSED " + r.refusal;
+            default:
+                String summary = Verdicts.summary(r);
+                return "ACCEPTED" + summary.substring(summary.indexOf(':'));
+        }
+    }
+
+    /** What a refusal means, in the terms of its fields (RECOVERY 7.1). */
+    static String refusalWhy(Refusal f, PartitionReport r) {
+        String s = "segment " + U64.str(f.segmentStart()) + ": ";
+        switch (f.variant()) {
+            case InteriorDamage:
+                return s + "a walk stopped at byte " + U64.str(f.field("damage_position")) + ", but a complete record"
+                        + " that verifies and carries newer offsets starts later, at byte "
+                        + U64.str(f.field("survivor_position")) + ". Recovery does not cut away data it can prove, "
+                        + "so it refuses the partition instead of truncating.";
+            case UnverifiedResidue:
+                return s + "the " + U64.str(f.field("residue_bytes")) + " bytes after "
+                        + U64.str(f.field("damage_position")) + " could not be classified within the work budget ("
+                        + U64.str(f.field("candidates_examined")) + " of " + U64.str(f.field("budget_units"))
+                        + " candidates, " + U64.str(f.field("verified_bytes")) + " of "
+                        + U64.str(f.field("verify_budget_bytes")) + " verification bytes; counters cover the whole "
+                        + "chain). Exhaustion always refuses, never truncates.";
+            case OffsetDiscontinuity:
+                return s + "the record at byte " + U64.str(f.field("position")) + " verifies but carries base_offset "
+                        + U64.str(f.field("found_offset")) + " where the chain expects "
+                        + U64.str(f.field("expected_offset")) + ".";
+            case ForeignBatch:
+                return s + "the record at byte " + U64.str(f.field("position")) + " verifies but belongs to partition "
+                        + U64.str(f.field("batch_partition_id")) + ", not " + r.partition.partitionId()
+                        + " (wrong directory, or pass the right --partition-id).";
+            case FsyncedLogLoss:
+                return s + "durable mode: the index has " + U64.str(f.field("entry_count")) + " entries but the log "
+                        + "backs only " + U64.str(f.field("provable_entries")) + " of them (searched "
+                        + U64.str(f.field("searched_entries")) + " entries down from the top; provable position "
+                        + U64.str(f.field("provable_position")) + "). More than one unbacked entry means log bytes "
+                        + "that a completed fsync had made durable are gone.";
+            case FsyncedRebuildShortfall:
+                return s + "durable mode: the index was dropped and the byte-0 rebuild proved only "
+                        + U64.str(f.field("walked_position")) + " bytes, short of the last entry's position "
+                        + U64.str(f.field("durable_position")) + ", which a completed flush had made durable.";
+            case EmptyNonTailSegment:
+                return "segment " + U64.str(f.field("empty_start")) + " recovers empty, but segment "
+                        + U64.str(f.field("next_start")) + " follows it; only the last segment may be empty "
+                        + "(recoverable_bytes " + U64.str(f.field("recoverable_bytes")) + ").";
+            case Hole:
+                return "segment " + U64.str(f.field("previous_start")) + " ends at offset "
+                        + U64.str(f.field("previous_end")) + " but the next segment starts at "
+                        + U64.str(f.field("next_start")) + ", and no matching .anchor admits the gap "
+                        + "(recoverable_bytes " + U64.str(f.field("recoverable_bytes")) + ").";
+            case StorageSizeMismatch:
+                return s + "the log holds " + U64.str(f.field("on_disk_bytes")) + " bytes where "
+                        + U64.str(f.field("expected_bytes")) + " are expected.";
+            case CheckpointSizeMismatch:
+                return s + "the checkpointed prefix verifies to " + U64.str(f.field("validated_bytes"))
+                        + " bytes, not the checkpoint's " + U64.str(f.field("expected_bytes")) + ".";
+            default:
+                return s + f;
+        }
+    }
+
+    // ---- one segment -------------------------------------------------------------------------------------
+
+    private SegmentStory segment(PartitionReport r, SegmentReport s) throws IOException {
+        List<Fact> f = new ArrayList<>();
+        Refusal here = r.refusal != null && r.refusal.segmentStart() == s.start
+                && s.result == SegmentReport.Result.REFUSED ? r.refusal : null;
+        Survivors survivors = null;
+        List<SegmentMap.Span> map;
+        long logLength = s.logLength;
+        long indexLength = s.indexLength;
+        try (LogReader log = LogReader.open(s.log, maxBatchBytes)) {
+            if (s.result == SegmentReport.Result.NOT_EXAMINED) {
+                // the engine never stat'ed it; say what is on disk
+                logLength = log.length();
+                indexLength = size(s.index);
+            }
+            if (here != null && here.variant() == Refusal.Variant.InteriorDamage) {
+                survivors = survivors(log, here.field("survivor_position"));
+            }
+            map = paint(s, r, here, survivors, log);
+        }
+        f.add(new Fact("files", s.log.getFileName() + " " + U64.str(logLength) + " bytes; "
+                + s.index.getFileName() + " " + U64.str(indexLength) + " bytes = "
+                + U64.str(indexLength / IndexEntry.LENGTH) + " entries" + (indexLength % IndexEntry.LENGTH != 0
+                ? " + " + indexLength % IndexEntry.LENGTH + " trailing bytes (a torn entry append)" : "")));
+        if (s.stemWarning != null) {
+            f.add(new Fact("warning", s.stemWarning));
+        }
+        if (s.result == SegmentReport.Result.NOT_EXAMINED) {
+            f.add(new Fact("result", "not examined: recovery stopped at an earlier refusal before reaching this "
+                    + "segment"));
+            otherMode(f, r, s);
+            return new SegmentStory(s, map, f, null);
+        }
+        f.add(new Fact("index claims", claims(s)));
+        f.add(new Fact("log proves", proves(s)));
+        if (s.scan != null) {
+            f.add(new Fact("index scan", scan(s)));
+        }
+        walk(f, s, s.fromLast, s.last);
+        walk(f, s, s.fromFirst, s.first);
+        walk(f, s, s.rebuild, null);
+        for (ProbeResult p : s.probes) {
+            f.add(new Fact("probe", probe(p, s)));
+        }
+        if (survivors != null) {
+            f.add(new Fact("survivors", "from " + U64.str(survivors.from()) + " to " + U64.str(survivors.to()) + ": "
+                    + survivors.records() + " record(s) verify, offsets " + U64.str(survivors.firstOffset()) + ".."
+                    + U64.str(survivors.lastOffset()) + "; then " + survivors.stop()));
+        }
+        String stepBack = stepBack(s, r.durable);
+        if (stepBack != null) {
+            f.add(new Fact("step-back", stepBack));
+        }
+        f.add(new Fact("decision", decision(s, r.durable)));
+        f.add(new Fact("result", result(s, here, r)));
+        f.add(new Fact("plan", plan(s, r)));
+        f.add(new Fact("unread", unread(s, r.durable)));
+        otherMode(f, r, s);
+        f.add(new Fact("next step", next(s, here, r, survivors)));
+        return new SegmentStory(s, map, f, survivors);
+    }
+
+    private static String claims(SegmentReport s) {
+        if (s.entries == 0) {
+            return "nothing: no whole entry, so the index proves and promises nothing";
+        }
+        IndexEntry a = s.first;
+        IndexEntry b = s.last;
+        String claim = "the log holds batches from offset " + U64.str(a.offset()) + " at byte " + U64.str(a.position())
+                + " (" + Times.iso(a.timestamp()) + ") to a chunk starting with offset " + U64.str(b.offset())
+                + " at byte " + U64.str(b.position()) + " (" + Times.iso(b.timestamp()) + ")";
+        if (U64.gt(U64.addSat(b.position(), BatchHeader.LENGTH), s.logLength)) {
+            claim += "; the log is too short for that last batch (" + U64.str(s.logLength) + " bytes)";
+        }
+        return claim;
+    }
+
+    private static String proves(SegmentReport s) {
+        switch (s.result) {
+            case KEEP:
+                if (s.step != null && s.step.equals("A7")) {
+                    return "[" + U64.str(s.last.position()) + ", " + U64.str(s.size) + ") verifies from the last "
+                            + "entry, through offset " + U64.str(s.endOffset) + "; below byte "
+                            + U64.str(s.last.position()) + " only the header at each entry was matched (no checksums)";
+                }
+                return "[0, " + U64.str(s.size) + ") verifies: offsets " + U64.str(s.start) + ".."
+                        + U64.str(s.endOffset) + ", " + Times.iso(s.startTimestamp) + " .. "
+                        + Times.iso(s.endTimestamp);
+            case REBUILT:
+                return "[0, " + U64.str(s.size) + ") verifies: offsets " + U64.str(s.start) + ".."
+                        + U64.str(s.endOffset) + ", " + Times.iso(s.startTimestamp) + " .. "
+                        + Times.iso(s.endTimestamp);
+            case EMPTY:
+                return s.logLength == 0 ? "nothing (the log is empty)"
+                        : "nothing: no record with messages verifies from byte 0";
+            default:
+                Walk best = null;
+                for (Walk w : new Walk[]{s.rebuild, s.fromFirst, s.fromLast}) {
+                    if (w != null && w.provedMessages()
+                            && (best == null || U64.gt(w.position() - w.from(), best.position() - best.from()))) {
+                        best = w;
+                    }
+                }
+                if (best == null) {
+                    return "no walk proved a record with messages before the refusal";
+                }
+                return "[" + U64.str(best.from()) + ", " + U64.str(best.position()) + ") verifies (" + best.name()
+                        + "), through offset " + U64.str(best.endOffset());
+        }
+    }
+
+    private static String scan(SegmentReport s) {
+        if (!s.scan.structural()) {
+            return "inconsistent: " + s.scan.structuralReason();
+        }
+        if (!s.scan.mappings()) {
+            return "entries ascend and start at (" + U64.str(s.start) + ", 0), but entry "
+                    + U64.str(s.scan.firstUnmatched()) + " does not match: " + s.scan.mappingReason();
+        }
+        return "entries ascend, start at (" + U64.str(s.start) + ", 0), and each matches the batch header at its "
+                + "position (header fields only, no checksum)";
+    }
+
+    private static void walk(List<Fact> f, SegmentReport s, Walk w, IndexEntry anchor) {
+        if (w == null) {
+            return;
+        }
+        String from = anchor != null ? "offset " + U64.str(anchor.offset()) + " at byte " + U64.str(w.from())
+                : "byte " + U64.str(w.from());
+        String what = w.records() + " record(s)" + (w.emptyRecords() > 0 ? " (" + w.emptyRecords() + " empty)" : "");
+        if (w.provedMessages()) {
+            long first = anchor != null ? anchor.offset() : s.start;
+            what += ", offsets " + U64.str(first) + ".." + U64.str(w.endOffset());
+        }
+        String stop = w.stop().atEnd() ? "reached the end of the log at " + U64.str(w.position())
+                : "stopped at " + U64.str(w.position()) + ": " + w.stop().describe();
+        if (w.records() == 0 && U64.ge(w.from(), s.logLength)) {
+            stop = "the position is at or past the end of the log (" + U64.str(s.logLength) + " bytes): nothing to "
+                    + "walk";
+        }
+        f.add(new Fact("walk " + w.name(), "from " + from + ": " + what + "; " + stop));
+    }
+
+    private static String probe(ProbeResult p, SegmentReport s) {
+        String head = "residue [" + U64.str(p.damagePosition()) + ", " + U64.str(s.logLength) + ") = "
+                + U64.str(p.residue()) + " bytes: " + U64.str(p.candidates()) + " candidate position(s), "
+                + U64.str(p.verifications()) + " verification(s) (" + U64.str(p.verifiedBytes()) + " bytes)";
+        if (p.exhausted()) {
+            return head + "; the budget ran out before the residue was classified";
+        }
+        if (p.hasSurvivor()) {
+            return head + "; a record verifies at " + U64.str(p.survivor()) + ": survivor";
+        }
+        if (p.residue() <= BatchHeader.LENGTH) {
+            return head + "; too short to hold a record: torn tail";
+        }
+        return head + "; nothing verifies in it: torn tail";
+    }
+
+    private static String stepBack(SegmentReport s, boolean durable) {
+        AnchorSearch as = s.anchorSearch;
+        if (as == null) {
+            return null;
+        }
+        long depth = s.stepBack();
+        if (depth == 0) {
+            return "0: the log backs the last index entry";
+        }
+        String what = U64.str(depth) + ": the log backs " + U64.str(as.provableEntries()) + " of " + U64.str(s.entries)
+                + " entries" + (as.provableEntries() > 0 ? " (up to byte " + U64.str(as.provablePosition()) + ")" : "")
+                + ", searched " + U64.str(as.searchedEntries()) + " entries";
+        if (!as.charged()) {
+            what += "; measured for you, the server does not search in lenient mode";
+        }
+        return what + "; durable mode refuses a step-back above 1" + (depth > 1 && !durable
+                ? " (so enforce_fsync=true would refuse FsyncedLogLoss)" : "");
+    }
+
+    static String decision(SegmentReport s, boolean durable) {
+        String step = s.step;
+        if (step == null) {
+            if (s.scan != null && s.scan.structural() && s.fromLast == null) {
+                return "A3: the walk from the last entry (both modes) met a verified record that refuses";
+            }
+            return "the segment was refused before a decision step was reached";
+        }
+        long lastPos = s.last == null ? 0 : s.last.position();
+        switch (step) {
+            case "no-entries":
+                return "no index entries: recovery walks the log from byte 0 and builds a new index (R())"
+                        + (s.logLength == 0 ? "; the log is empty, so there is nothing to walk" : "");
+            case "A2":
+                return "A2: the index is inconsistent, so it is dropped and rebuilt from a byte-0 walk (R()); "
+                        + "no durable-mode checks on this path";
+            case "A4":
+                return "A4: no record with messages verifies from the last entry (byte " + U64.str(lastPos) + ")"
+                        + (durable ? "; durable mode measures the step-back (more than 1 refuses FsyncedLogLoss), "
+                        + "rebuilds from byte 0 (R()), and requires the rebuild to reach byte " + U64.str(lastPos)
+                        + " (FsyncedRebuildShortfall)"
+                        : "; lenient mode drops the index and rebuilds it from a byte-0 walk (R())");
+            case "A5":
+                return "A5: the log backs the last entry, but entry " + U64.str(s.scan.firstUnmatched())
+                        + " does not describe its batch, so the index is dropped and rebuilt (R())"
+                        + (durable ? "; durable mode requires the rebuild to reach byte " + U64.str(lastPos) : "");
+            case "A6":
+                if (s.result == SegmentReport.Result.KEEP) {
+                    return "A6: lenient mode re-verifies the whole log from byte 0 (W(first)); it reached the end, so"
+                            + " the index is kept";
+                }
+                return "A6: lenient mode re-verifies the whole log from byte 0 (W(first)); it did not reach the end,"
+                        + " so the index is replaced by a rebuild (R()) and the log is cut to what R() proves";
+            case "A7":
+                return "A7: durable mode trusts what lies below the last entry (its chunks were fsynced) and "
+                        + "verifies from byte " + U64.str(lastPos) + " (W(last))"
+                        + (U64.lt(s.size, s.logLength) && s.result == SegmentReport.Result.KEEP
+                        ? "; it stopped at " + U64.str(s.size) + " and the probe found no survivor, so the log is cut "
+                        + "there and the index kept" : "; the index is kept");
+            case "checkpoint":
+                return "WAL checkpoint: the segment is rebuilt from its checkpointed prefix only";
+            default:
+                return step;
+        }
+    }
+
+    private static String result(SegmentReport s, Refusal here, PartitionReport r) {
+        switch (s.result) {
+            case KEEP:
+                return "keep the index (" + U64.str(s.indexSize / IndexEntry.LENGTH) + " entries"
+                        + (s.indexLength != s.indexSize ? ", floored from " + U64.str(s.indexLength) + " bytes" : "")
+                        + "); log " + U64.str(s.size) + " bytes" + cut(s) + "; offsets " + U64.str(s.start) + ".."
+                        + U64.str(s.endOffset) + statusSuffix(s, r);
+            case REBUILT:
+                return "rebuild the index (" + U64.str(s.entries) + " -> " + s.rebuiltEntries.size()
+                        + " entries at a 64 KiB stride); log " + U64.str(s.size) + " bytes" + cut(s) + "; offsets "
+                        + U64.str(s.start) + ".." + U64.str(s.endOffset) + statusSuffix(s, r);
+            case EMPTY:
+                return "recovered empty: nothing with messages verifies"
+                        + (s.logLength > 0 || s.indexLength > 0 ? "; both files move into a fence directory and "
+                        + "empty files take their place" : "; both files are already empty")
+                        + statusSuffix(s, r);
+            case REFUSED:
+                return "REFUSED " + (here != null ? here : r.refusal);
+            default:
+                return "not examined";
+        }
+    }
+
+    private static String cut(SegmentReport s) {
+        return U64.lt(s.size, s.logLength) ? " (cut from " + U64.str(s.logLength) + ", dropping "
+                + U64.str(s.logLength - s.size) + " bytes)" : "";
+    }
+
+    private static String statusSuffix(SegmentReport s, PartitionReport r) {
+        if (r.outcome == PartitionReport.Outcome.REFUSED) {
+            return "; but the partition is refused (pass B), so none of this is applied";
+        }
+        return "; status " + s.status.json();
+    }
+
+    private static String plan(SegmentReport s, PartitionReport r) {
+        List<String> ops = new ArrayList<>();
+        for (PlannedOp op : s.operations) {
+            if (op instanceof PlannedOp.StageIndex || r.outcome == PartitionReport.Outcome.ACCEPTED) {
+                ops.add(describe(op));
+            }
+        }
+        if (ops.isEmpty()) {
+            return r.outcome == PartitionReport.Outcome.ACCEPTED ? "no file changes"
+                    : "no segment byte changes: a refusal stops before pass C";
+        }
+        String tail = r.outcome == PartitionReport.Outcome.ACCEPTED ? ""
+                : " (refused: only pass A's staging write happens; the next boot's sweep deletes it)";
+        return String.join("; then ", ops) + tail;
+    }
+
+    /** One planned operation in words with exact sizes. */
+    public static String describe(PlannedOp op) {
+        if (op instanceof PlannedOp.Delete) {
+            PlannedOp.Delete d = (PlannedOp.Delete) op;
+            return "delete " + name(d.path()) + " (" + d.reason() + ")";
+        }
+        if (op instanceof PlannedOp.StageIndex) {
+            PlannedOp.StageIndex st = (PlannedOp.StageIndex) op;
+            return "write " + name(st.path()) + " with " + st.entries().size() + " entries ("
+                    + (long) st.entries().size() * IndexEntry.LENGTH + " bytes) in pass A";
+        }
+        if (op instanceof PlannedOp.TruncateLog) {
+            PlannedOp.TruncateLog t = (PlannedOp.TruncateLog) op;
+            return "truncate " + name(t.path()) + " from " + U64.str(t.from()) + " to " + U64.str(t.to()) + " bytes";
+        }
+        if (op instanceof PlannedOp.InstallIndex) {
+            PlannedOp.InstallIndex i = (PlannedOp.InstallIndex) op;
+            return "rename " + name(i.staging()) + " over " + name(i.path()) + " (" + U64.str(i.from()) + " -> "
+                    + (long) i.entries().size() * IndexEntry.LENGTH + " bytes)";
+        }
+        if (op instanceof PlannedOp.TruncateIndex) {
+            PlannedOp.TruncateIndex t = (PlannedOp.TruncateIndex) op;
+            return "truncate " + name(t.path()) + " from " + U64.str(t.from()) + " to " + U64.str(t.to()) + " bytes";
+        }
+        if (op instanceof PlannedOp.Fence) {
+            PlannedOp.Fence fe = (PlannedOp.Fence) op;
+            return "move the .log (" + U64.str(fe.logBytes()) + " bytes) and .index (" + U64.str(fe.indexBytes())
+                    + " bytes) of " + U64.str(fe.segmentStart()) + " into "
+                    + (fe.fenceDirectory() == null ? "a fence directory (all 1000 names taken: boot fails)"
+                    : fe.fenceDirectory().getFileName() + "/") + ", then create empty files in their place";
+        }
+        return op.kind() + " " + op.path();
+    }
+
+    private static String name(Path p) {
+        return p == null ? "?" : p.getFileName().toString();
+    }
+
+    private static String unread(SegmentReport s, boolean durable) {
+        if (!s.unread.isEmpty()) {
+            List<String> parts = new ArrayList<>();
+            for (Region g : s.unread) {
+                parts.add("[" + U64.str(g.from()) + ", " + U64.str(g.to()) + "): " + g.note());
+            }
+            return String.join("; ", parts);
+        }
+        if (s.result == SegmentReport.Result.KEEP || s.result == SegmentReport.Result.REBUILT) {
+            return durable ? "nothing: every kept byte was verified on this path"
+                    : "nothing: lenient mode verifies every byte at every boot";
+        }
+        return "-";
+    }
+
+    private static void otherMode(List<Fact> f, PartitionReport r, SegmentReport s) {
+        PartitionReport o = r.otherMode;
+        if (o == null) {
+            return;
+        }
+        SegmentReport t = null;
+        for (SegmentReport x : o.segments) {
+            if (x.start == s.start) {
+                t = x;
+            }
+        }
+        String text;
+        if (t == null) {
+            text = "not listed";
+        } else if (t.result == SegmentReport.Result.REFUSED && o.refusal != null) {
+            text = "REFUSED " + o.refusal;
+        } else if (t.result == SegmentReport.Result.NOT_EXAMINED) {
+            text = "not examined (an earlier segment is refused)";
+        } else {
+            List<String> ops = new ArrayList<>();
+            for (PlannedOp op : t.operations) {
+                if (op instanceof PlannedOp.StageIndex || o.outcome == PartitionReport.Outcome.ACCEPTED) {
+                    ops.add(describe(op));
+                }
+            }
+            text = o.outcome == PartitionReport.Outcome.ACCEPTED
+                    ? t.status.json() + " via " + t.step + (ops.isEmpty() ? ", no file changes"
+                    : ": " + String.join("; then ", ops))
+                    : "planned as " + t.result.name().toLowerCase() + " via " + t.step + ", but the partition is "
+                    + "refused" + (ops.isEmpty() ? "; no file changes" : ": " + String.join("; then ", ops));
+            if (!t.unread.isEmpty()) {
+                Region g = t.unread.get(0);
+                text += "; leaves [" + U64.str(g.from()) + ", " + U64.str(g.to()) + ") unread at boot";
+            }
+        }
+        f.add(new Fact("other mode", mode(o.durable) + ": " + text));
+    }
+
+    private static String next(SegmentReport s, Refusal here, PartitionReport r, Survivors survivors) {
+        String log = s.log.toString();
+        if (here != null) {
+            switch (here.variant()) {
+                case InteriorDamage:
+                    return "The server will not boot this partition while damage sits in front of verified data"
+                            + (survivors != null ? " (" + survivors.records() + " record(s) after the damage hold "
+                            + "offsets " + U64.str(survivors.firstOffset()) + ".." + U64.str(survivors.lastOffset())
+                            + ")" : "") + ". Look at the damage, then at what still verifies:"
+                            + "\n$ segtool hexdump " + log + " " + U64.str(here.field("damage_position")) + " 512"
+                            + "\n$ segtool batches " + log;
+                case UnverifiedResidue:
+                    return "The bytes after the damage look like many overlapping record headers. Look at them:"
+                            + "\n$ segtool hexdump " + log + " " + U64.str(here.field("damage_position")) + " 512";
+                case OffsetDiscontinuity:
+                case ForeignBatch:
+                    return "Check that the files belong in this directory; batches shows offsets and partition ids "
+                            + "record by record:\n$ segtool batches " + log;
+                case FsyncedLogLoss:
+                case FsyncedRebuildShortfall:
+                    return "confirm the topic really has enforce_fsync=true (the other mode's verdict is above); if "
+                            + "it does, acknowledged data is missing from this log";
+                default:
+                    break;
+            }
+        }
+        if (r.outcome == PartitionReport.Outcome.REFUSED) {
+            if (r.refusal != null && (r.refusal.variant() == Refusal.Variant.Hole
+                    || r.refusal.variant() == Refusal.Variant.EmptyNonTailSegment)) {
+                return "Look for a missing segment or anchor in the chain:\n$ segtool segments "
+                        + r.partition.directory();
+            }
+            return "the partition is refused elsewhere (see the verdict); this segment is not the cause";
+        }
+        if (s.operations.isEmpty()) {
+            return "nothing to do: boot accepts this segment as it is";
+        }
+        if (U64.lt(s.size, s.logLength)) {
+            return "Boot applies the plan by itself. To keep the " + U64.str(s.logLength - s.size) + " bytes it "
+                    + "cuts, copy " + s.log.getFileName() + " aside first; to see them:\n$ segtool hexdump " + log
+                    + " " + U64.str(s.size);
+        }
+        return "boot applies the plan by itself; nothing that verifies is lost";
+    }
+
+    // ---- reading for the map -------------------------------------------------------------------------------
+
+    /** Follows verified records from {@code from} as far as they go. */
+    private Survivors survivors(LogReader log, long from) throws IOException {
+        long pos = from;
+        long records = 0;
+        long first = -1;
+        long last = -1;
+        String stop = "the end of the log";
+        while (U64.lt(pos, log.length())) {
+            Cancelled.check();
+            LogReader.At at = log.at(pos);
+            if (!at.ok()) {
+                stop = at.problem();
+                break;
+            }
+            Defect d = log.verify(at);
+            if (d != null) {
+                stop = d.describe();
+                break;
+            }
+            BatchHeader h = at.header();
+            if (h.messageCount() > 0) {
+                if (first == -1) {
+                    first = h.baseOffset();
+                }
+                last = h.endOffset();
+            }
+            records++;
+            pos = at.end();
+        }
+        return new Survivors(from, pos, records, first, last, stop);
+    }
+
+    private static long size(Path p) {
+        try {
+            return java.nio.file.Files.size(p);
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    private List<SegmentMap.Span> paint(SegmentReport s, PartitionReport r, Refusal here, Survivors survivors,
+                                        LogReader log) throws IOException {
+        long len = s.result == SegmentReport.Result.NOT_EXAMINED ? log.length() : s.logLength;
+        SegmentMap.Canvas c = new SegmentMap.Canvas(len, Kind.UNEXAMINED);
+        switch (s.result) {
+            case KEEP:
+            case REBUILT:
+                c.paint(0, s.size, Kind.VERIFIED);
+                for (Region g : s.unread) {
+                    c.paint(g.from(), g.to(), Kind.UNREAD);
+                }
+                c.paint(s.size, len, Kind.TORN);
+                return c.spans();
+            case EMPTY:
+                return c.paint(0, len, Kind.TORN).spans();
+            case REFUSED:
+                break;
+            default:
+                return c.spans();
+        }
+        if (here == null) {
+            return c.spans();
+        }
+        switch (here.variant()) {
+            case InteriorDamage: {
+                long dmg = here.field("damage_position");
+                long survivor = here.field("survivor_position");
+                Walk w = walkEndingAt(s, dmg);
+                if (w != null) {
+                    c.paint(w.from(), dmg, Kind.VERIFIED);
+                    if (r.durable && w.from() > 0) {
+                        c.paint(0, w.from(), Kind.UNREAD);
+                    }
+                }
+                c.paint(dmg, survivor, Kind.RESIDUE);
+                c.paint(dmg, damagedEnd(log, dmg, survivor), Kind.DAMAGED);
+                c.paint(survivor, survivors == null ? survivor : survivors.to(), Kind.SURVIVOR);
+                return c.spans();
+            }
+            case UnverifiedResidue: {
+                long dmg = here.field("damage_position");
+                Walk w = walkEndingAt(s, dmg);
+                if (w != null) {
+                    c.paint(w.from(), dmg, Kind.VERIFIED);
+                }
+                return c.paint(dmg, len, Kind.RESIDUE).spans();
+            }
+            case ForeignBatch:
+            case OffsetDiscontinuity: {
+                long pos = here.field("position");
+                long from = s.fromLast == null && s.scan != null && s.scan.structural() && s.last != null
+                        ? s.last.position() : 0;
+                c.paint(from, pos, Kind.VERIFIED);
+                LogReader.At at = log.at(pos);
+                return c.paint(pos, at.ok() ? at.end() : pos + BatchHeader.LENGTH, Kind.DAMAGED).spans();
+            }
+            case FsyncedRebuildShortfall: {
+                long walked = here.field("walked_position");
+                return c.paint(0, walked, Kind.VERIFIED).paint(walked, len, Kind.TORN).spans();
+            }
+            case FsyncedLogLoss: {
+                long pe = here.field("provable_entries");
+                if (pe > 0) {
+                    long pp = here.field("provable_position");
+                    LogReader.At at = log.at(pp);
+                    if (at.ok()) {
+                        c.paint(pp, at.end(), Kind.VERIFIED);
+                    }
+                }
+                return c.spans();
+            }
+            default:
+                if (s.rebuild != null) {
+                    c.paint(0, s.rebuild.position(), Kind.VERIFIED);
+                }
+                return c.spans();
+        }
+    }
+
+    private static Walk walkEndingAt(SegmentReport s, long pos) {
+        for (Walk w : new Walk[]{s.rebuild, s.fromFirst, s.fromLast}) {
+            if (w != null && w.position() == pos && !w.stop().atEnd()) {
+                return w;
+            }
+        }
+        return null;
+    }
+
+    /** Where the damaged record ends: its claimed end when its header decodes, else one header's worth. */
+    private static long damagedEnd(LogReader log, long dmg, long limit) throws IOException {
+        LogReader.At at = log.at(dmg);
+        long end = at.header() != null && U64.gt(at.end(), dmg) ? at.end() : U64.addSat(dmg, BatchHeader.LENGTH);
+        return U64.min(end, limit);
+    }
+}

@@ -1,0 +1,290 @@
+package segtool.shell.repl;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jline.reader.Candidate;
+import org.jline.reader.Completer;
+import org.jline.reader.LineReader;
+import org.jline.reader.ParsedLine;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
+import segtool.formats.index.IndexEntry;
+import segtool.formats.index.IndexFile;
+import segtool.formats.naming.PartitionPath;
+import segtool.formats.naming.SegmentFiles;
+import segtool.shell.ShellSession;
+import segtool.shell.inspect.PartitionFiles;
+
+/**
+ * Tab completion driven by the picocli model: command names, option names (with their descriptions), option
+ * values (enums, true/false, the open partition's id and offsets), and positional parameters by what they name:
+ * paths for PATH/PARTITION, start offsets of the open partition plus paths for SEGMENT, index entry positions for
+ * POSITION. Reads only directory listings and index files, never logs, so it stays instant.
+ */
+public final class ShellCompleter implements Completer {
+    /** Upper bound on offset or position candidates offered at once. */
+    static final int MAX_NUMBERS = 200;
+
+    private final CommandLine root;
+
+    public ShellCompleter(CommandLine root) {
+        this.root = root;
+    }
+
+    @Override
+    public void complete(LineReader reader, ParsedLine line, List<Candidate> candidates) {
+        List<String> words = line.words();
+        int wi = line.wordIndex();
+        String word = line.word() == null ? "" : line.word().substring(0, Math.min(line.wordCursor(),
+                line.word().length()));
+        if (wi == 0) {
+            commands(candidates);
+            return;
+        }
+        CommandLine sub = root.getSubcommands().get(words.get(0));
+        if (sub == null) {
+            return;
+        }
+        CommandSpec spec = sub.getCommandSpec();
+        if (sub.getCommand() instanceof CommandLine.HelpCommand) {
+            commands(candidates);
+            return;
+        }
+        int eq = word.indexOf('=');
+        if (word.startsWith("-") && eq > 0) {
+            OptionSpec o = spec.findOption(word.substring(0, eq));
+            if (o != null) {
+                for (String v : values(o, spec)) {
+                    candidates.add(new Candidate(word.substring(0, eq + 1) + v, v, null, null, null, null, true));
+                }
+            }
+            return;
+        }
+        if (word.startsWith("-")) {
+            options(spec, candidates);
+            return;
+        }
+        String prev = words.get(wi - 1);
+        OptionSpec po = prev.startsWith("-") && !prev.contains("=") ? spec.findOption(prev) : null;
+        if (po != null && takesValue(po)) {
+            for (String v : values(po, spec)) {
+                candidates.add(new Candidate(v, v, null, null, null, null, true));
+            }
+            if (po.arity().min() > 0) {
+                return;
+            }
+        }
+        int k = positionalIndex(spec, words, wi);
+        for (PositionalParamSpec p : spec.positionalParameters()) {
+            if (p.index().contains(k)) {
+                positional(p, words, wi, word, candidates);
+            }
+        }
+    }
+
+    private void commands(List<Candidate> out) {
+        for (Map.Entry<String, CommandLine> e : root.getSubcommands().entrySet()) {
+            CommandSpec s = e.getValue().getCommandSpec();
+            if (s.usageMessage().hidden()) {
+                continue;
+            }
+            String[] d = s.usageMessage().description();
+            String descr = d.length == 0 ? null : firstSentence(d[0]);
+            out.add(new Candidate(e.getKey(), e.getKey(), "commands", descr, null, null, true));
+        }
+    }
+
+    private static void options(CommandSpec spec, List<Candidate> out) {
+        for (OptionSpec o : spec.options()) {
+            if (o.hidden()) {
+                continue;
+            }
+            String descr = o.description().length == 0 ? null : firstSentence(o.description()[0]);
+            for (String name : o.names()) {
+                if (name.startsWith("--")) {
+                    out.add(new Candidate(name, name, "options", descr, null, null, o.arity().max() == 0
+                            || o.arity().min() == 0));
+                }
+            }
+        }
+    }
+
+    private static String firstSentence(String s) {
+        int dot = s.indexOf(". ");
+        String first = dot > 0 ? s.substring(0, dot) : s;
+        return first.length() > 70 ? first.substring(0, 67) + "..." : first;
+    }
+
+    private static boolean takesValue(OptionSpec o) {
+        return o.arity().max() > 0;
+    }
+
+    /** Which positional parameter the word at {@code wi} fills: words that are options or option values skip. */
+    private static int positionalIndex(CommandSpec spec, List<String> words, int wi) {
+        int k = 0;
+        for (int i = 1; i < wi; i++) {
+            String w = words.get(i);
+            if (w.startsWith("-") && w.length() > 1) {
+                OptionSpec o = w.contains("=") ? null : spec.findOption(w);
+                if (o != null && o.arity().min() > 0) {
+                    i++;
+                }
+                continue;
+            }
+            k++;
+        }
+        return k;
+    }
+
+    private static List<String> values(OptionSpec o, CommandSpec spec) {
+        List<String> out = new ArrayList<>();
+        if (o.completionCandidates() != null) {
+            o.completionCandidates().forEach(out::add);
+        }
+        if (!out.isEmpty()) {
+            return out;
+        }
+        if (o.typeInfo().isBoolean()) {
+            return List.of("true", "false");
+        }
+        String name = o.longestName();
+        if (name.equals("--partition-id")) {
+            PartitionPath p = openPartition();
+            if (p != null && p.partitionId() >= 0) {
+                out.add(Long.toString(p.partitionId()));
+            }
+        } else if (name.equals("--offset")) {
+            out.addAll(offsets());
+        }
+        return out;
+    }
+
+    private void positional(PositionalParamSpec p, List<String> words, int wi, String word, List<Candidate> out) {
+        String label = p.paramLabel();
+        if (label.contains("SEGMENT")) {
+            if (!word.contains("/")) {
+                for (String s : segmentStarts()) {
+                    out.add(new Candidate(s, s, "segments", null, null, null, true));
+                }
+            }
+            paths(word, out);
+        } else if (label.contains("PATH") || label.contains("PARTITION")) {
+            paths(word, out);
+        } else if (label.equals("POSITION") && wi >= 2) {
+            for (String v : positions(words.get(wi - 1))) {
+                out.add(new Candidate(v, v, "index entry positions", null, null, null, true));
+            }
+        }
+    }
+
+    // ---- what the open partition offers ------------------------------------------------------------------
+
+    private static Path openDirectory() {
+        Path open = ShellSession.openPath();
+        if (open == null) {
+            return null;
+        }
+        return Files.isRegularFile(open) ? open.toAbsolutePath().getParent() : open;
+    }
+
+    private static PartitionPath openPartition() {
+        Path dir = openDirectory();
+        return dir == null ? null : PartitionPath.of(dir);
+    }
+
+    private static List<String> segmentStarts() {
+        Path dir = openDirectory();
+        List<String> out = new ArrayList<>();
+        if (dir == null) {
+            return out;
+        }
+        try {
+            for (long s : PartitionFiles.starts(dir)) {
+                out.add(Long.toUnsignedString(s));
+            }
+        } catch (IOException e) {
+            // nothing to offer
+        }
+        return out;
+    }
+
+    /** Segment start offsets, then index entry offsets, of the open partition; at most {@link #MAX_NUMBERS}. */
+    private static List<String> offsets() {
+        Path dir = openDirectory();
+        Set<String> out = new LinkedHashSet<>(segmentStarts());
+        if (dir == null) {
+            return new ArrayList<>(out);
+        }
+        try {
+            for (long s : PartitionFiles.starts(dir)) {
+                try (IndexFile index = IndexFile.open(SegmentFiles.index(dir, s))) {
+                    for (long i = 0; i < index.entries() && out.size() < MAX_NUMBERS; i++) {
+                        out.add(Long.toUnsignedString(index.entry(i).offset()));
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // nothing more to offer
+        }
+        return new ArrayList<>(out);
+    }
+
+    /** Index entry positions of the segment named by {@code segment} (a start offset or a file). */
+    private static List<String> positions(String segment) {
+        List<String> out = new ArrayList<>();
+        Path index;
+        Long start = SegmentFiles.startOffsetOf(segment);
+        Path dir = openDirectory();
+        if (start != null && dir != null) {
+            index = SegmentFiles.index(dir, start);
+        } else {
+            Path p = Path.of(segment);
+            String name = p.getFileName() == null ? "" : p.getFileName().toString();
+            index = p.resolveSibling(SegmentFiles.stemOf(name) + SegmentFiles.INDEX);
+        }
+        try (IndexFile f = IndexFile.open(index)) {
+            for (long i = 0; i < f.entries() && out.size() < MAX_NUMBERS; i++) {
+                IndexEntry e = f.entry(i);
+                out.add(Long.toUnsignedString(e.position()));
+            }
+        } catch (IOException | RuntimeException e) {
+            // nothing to offer
+        }
+        return out;
+    }
+
+    /** Files and directories matching {@code word}; directories end in '/' and do not close the word. */
+    static void paths(String word, List<Candidate> out) {
+        String home = System.getProperty("user.home");
+        String expanded = word.startsWith("~/") ? home + word.substring(1) : word;
+        int slash = expanded.lastIndexOf('/');
+        Path dir = slash < 0 ? Path.of(".") : Path.of(slash == 0 ? "/" : expanded.substring(0, slash));
+        String prefix = expanded.substring(slash + 1);
+        String typed = word.substring(0, word.lastIndexOf('/') + 1);
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
+            for (Path p : s) {
+                String name = p.getFileName().toString();
+                if (!name.startsWith(prefix) || name.startsWith(".") && !prefix.startsWith(".")) {
+                    continue;
+                }
+                boolean isDir = Files.isDirectory(p);
+                String value = typed + name + (isDir ? "/" : "");
+                out.add(new Candidate(value, name + (isDir ? "/" : ""), null, null, null, null, !isDir));
+            }
+        } catch (IOException e) {
+            // an unreadable directory offers nothing
+        }
+    }
+}
