@@ -154,6 +154,7 @@ public final class Main implements Callable<Integer>, PlainCommand {
     }
 
     public static void main(String[] args) {
+        Warmup.start(args);
         int code = commandLine().execute(args);
         System.exit(code);
     }

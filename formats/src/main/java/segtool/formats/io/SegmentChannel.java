@@ -22,7 +22,8 @@ public final class SegmentChannel implements Closeable {
     private final Path path;
     private final FileChannel channel;
     private final long size;
-    private final ByteBuffer window;
+    private final int capacity;
+    private ByteBuffer window;
     private long windowStart;
     private int windowLength;
 
@@ -31,8 +32,8 @@ public final class SegmentChannel implements Closeable {
         this.channel = channel;
         this.size = size;
         // A window larger than the file would hold nothing more: small files get small windows (but room for one
-        // batch header, so header reads need no special case).
-        this.window = ByteBuffer.allocateDirect((int) Math.max(Math.min(capacity, size), Math.min(capacity, 256)));
+        // batch header, so header reads need no special case). The buffer itself is taken on first read.
+        this.capacity = (int) Math.max(Math.min(capacity, size), Math.min(capacity, 256));
         this.windowStart = 0;
         this.windowLength = 0;
     }
@@ -69,10 +70,10 @@ public final class SegmentChannel implements Closeable {
     }
 
     public int capacity() {
-        return window.capacity();
+        return capacity;
     }
 
-    /** The window buffer. Valid only until the next call to {@link #at}. */
+    /** The window buffer. Valid only after a call to {@link #at}, and until the next one. */
     public ByteBuffer buffer() {
         return window;
     }
@@ -82,17 +83,20 @@ public final class SegmentChannel implements Closeable {
      * Requires {@code len <= capacity()} and {@code pos + len <= size()}.
      */
     public int at(long pos, int len) throws IOException {
-        if (len > window.capacity() || pos < 0 || pos + len > size || pos + len < pos) {
+        if (len > capacity || pos < 0 || pos + len > size || pos + len < pos) {
             throw new IllegalArgumentException(path + ": range " + pos + "+" + len + " is outside the window or file");
         }
-        if (pos >= windowStart && pos + len <= windowStart + windowLength) {
+        if (window != null && pos >= windowStart && pos + len <= windowStart + windowLength) {
             return (int) (pos - windowStart);
         }
-        fill(pos, (int) Math.min(window.capacity(), size - pos));
+        fill(pos, (int) Math.min(capacity, size - pos));
         return 0;
     }
 
     private void fill(long pos, int want) throws IOException {
+        if (window == null) {
+            window = DirectBuffers.take(capacity);
+        }
         window.clear();
         window.limit(want);
         long at = pos;
@@ -138,6 +142,10 @@ public final class SegmentChannel implements Closeable {
 
     @Override
     public void close() throws IOException {
+        ByteBuffer w = window;
+        window = null;
+        windowLength = 0;
+        DirectBuffers.give(w);
         channel.close();
     }
 }

@@ -40,6 +40,7 @@ class SegmentChannelTest {
     void everyRange_readsTheFileBytes_throughOneBuffer() throws IOException {
         Path file = patterned(1000);
         try (SegmentChannel ch = SegmentChannel.open(file, WINDOW)) {
+            ch.at(0, 0);
             ByteBuffer window = ch.buffer();
             assertEquals(1000, ch.size());
             assertEquals(WINDOW, ch.capacity());
