@@ -32,7 +32,7 @@ final class Progress implements DataDirJudge.Progress, AutoCloseable {
         if (bar != null) {
             bar.maxHint(totalBytes);
             bar.stepTo(bytes);
-            bar.setExtraMessage(done + "/" + total + " partitions");
+            bar.setExtraMessage(" " + done + "/" + total + " partitions");
         }
     }
 

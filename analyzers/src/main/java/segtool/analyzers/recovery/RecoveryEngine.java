@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.LongConsumer;
 import segtool.formats.anchor.AnchorRecord;
 import segtool.formats.index.IndexEntry;
 import segtool.formats.index.IndexFile;
@@ -43,26 +44,33 @@ public final class RecoveryEngine {
      * (RECOVERY 13.1); {@code window} the read window per open log; {@code threads} how many cores verify records
      * ahead of the walk; {@code checkpoint} the WAL checkpoint for section 9, usually null.
      */
-    public record Options(long maxMessageSizeUpperBytes, int window, int threads, Checkpoint checkpoint) {
+    public record Options(long maxMessageSizeUpperBytes, int window, int threads, Checkpoint checkpoint,
+                          LongConsumer walked) {
         public static Options defaults() {
             return new Options(MAX_MESSAGE_SIZE_UPPER_BYTES, SegmentChannel.DEFAULT_WINDOW,
-                    Integer.getInteger("segtool.threads", Runtime.getRuntime().availableProcessors()), null);
+                    Integer.getInteger("segtool.threads", Runtime.getRuntime().availableProcessors()), null,
+                    bytes -> { });
         }
 
         public Options withCheckpoint(Checkpoint c) {
-            return new Options(maxMessageSizeUpperBytes, window, threads, c);
+            return new Options(maxMessageSizeUpperBytes, window, threads, c, walked);
         }
 
         public Options withThreads(int n) {
-            return new Options(maxMessageSizeUpperBytes, window, n, checkpoint);
+            return new Options(maxMessageSizeUpperBytes, window, n, checkpoint, walked);
         }
 
         public Options withMaxMessageSizeUpper(long bytes) {
-            return new Options(bytes, window, threads, checkpoint);
+            return new Options(bytes, window, threads, checkpoint, walked);
         }
 
         public Options withWindow(int bytes) {
-            return new Options(maxMessageSizeUpperBytes, bytes, threads, checkpoint);
+            return new Options(maxMessageSizeUpperBytes, bytes, threads, checkpoint, walked);
+        }
+
+        /** Told the length of every record a walk accepts, for progress bars; called on the judging thread. */
+        public Options withProgress(LongConsumer bytesWalked) {
+            return new Options(maxMessageSizeUpperBytes, window, threads, checkpoint, bytesWalked);
         }
 
         public long maxBatchBytes() {
@@ -697,6 +705,7 @@ public final class RecoveryEngine {
                         empties++;
                     }
                     fromLog = true;
+                    options.walked().accept(h.batchLength());
                     pos = U64.addSat(pos, h.batchLength());
                     stop = new Stop(Stop.Kind.END_OF_LOG, pos, null, null);
                 }

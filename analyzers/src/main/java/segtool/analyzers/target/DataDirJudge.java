@@ -35,43 +35,57 @@ public final class DataDirJudge {
     /** Reports in the order of {@code partitions}; each carries the other mode's verdict when {@code both}. */
     public List<PartitionReport> judge(List<PartitionPath> partitions, boolean durable, boolean both,
                                        Progress progress) throws InterruptedException {
+        long[] sizes = new long[partitions.size()];
         long totalBytes = 0;
-        for (PartitionPath p : partitions) {
-            totalBytes += Sizes.logBytes(p.directory());
+        for (int i = 0; i < sizes.length; i++) {
+            sizes[i] = Sizes.logBytes(partitions.get(i).directory());
+            totalBytes += sizes[i];
         }
         final long total = totalBytes;
+        AtomicInteger done = new AtomicInteger();
+        AtomicLong bytes = new AtomicLong();
+        progress.update(0, partitions.size(), 0, total);
+        // Walked bytes move the bar while a partition is judged; a partition counts at most its log size however
+        // many walks it takes (both modes, W then R), and exactly that when it is done.
+        java.util.function.IntFunction<PartitionReport> one = i -> {
+            PartitionPath p = partitions.get(i);
+            AtomicLong mine = new AtomicLong();
+            RecoveryEngine engine = new RecoveryEngine((partitions.size() <= 1 ? options : options.withThreads(1))
+                    .withProgress(n -> {
+                        long before = mine.get();
+                        long after = Math.min(sizes[i], before + n);
+                        if (after > before && mine.compareAndSet(before, after)) {
+                            long now = bytes.addAndGet(after - before);
+                            if ((after >>> 20) != (before >>> 20)) {
+                                progress.update(done.get(), partitions.size(), now, total);
+                            }
+                        }
+                    }));
+            PartitionReport r = both ? engine.judgeBothModes(p, durable) : engine.judge(p, durable);
+            long rest = sizes[i] - mine.getAndSet(sizes[i]);
+            progress.update(done.incrementAndGet(), partitions.size(), bytes.addAndGet(Math.max(0, rest)), total);
+            return r;
+        };
         if (partitions.size() <= 1 || threads == 1) {
-            RecoveryEngine engine = new RecoveryEngine(partitions.size() <= 1 ? options : options.withThreads(1));
             List<PartitionReport> out = new ArrayList<>();
-            long bytes = 0;
-            progress.update(0, partitions.size(), 0, total);
-            for (PartitionPath p : partitions) {
+            for (int i = 0; i < partitions.size(); i++) {
                 if (Thread.interrupted()) {
                     throw new InterruptedException();
                 }
-                out.add(both ? engine.judgeBothModes(p, durable) : engine.judge(p, durable));
-                bytes += Sizes.logBytes(p.directory());
-                progress.update(out.size(), partitions.size(), bytes, total);
+                out.add(one.apply(i));
             }
             return out;
         }
-        RecoveryEngine engine = new RecoveryEngine(options.withThreads(1));
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, partitions.size()), r -> {
             Thread t = new Thread(r, "segtool-partition");
             t.setDaemon(true);
             return t;
         });
-        AtomicInteger done = new AtomicInteger();
-        AtomicLong bytes = new AtomicLong();
         try {
             List<Future<PartitionReport>> futures = new ArrayList<>();
-            for (PartitionPath p : partitions) {
-                futures.add(pool.submit(() -> {
-                    PartitionReport r = both ? engine.judgeBothModes(p, durable) : engine.judge(p, durable);
-                    long b = bytes.addAndGet(Sizes.logBytes(p.directory()));
-                    progress.update(done.incrementAndGet(), partitions.size(), b, total);
-                    return r;
-                }));
+            for (int i = 0; i < partitions.size(); i++) {
+                int k = i;
+                futures.add(pool.submit(() -> one.apply(k)));
             }
             List<PartitionReport> out = new ArrayList<>();
             for (Future<PartitionReport> f : futures) {
