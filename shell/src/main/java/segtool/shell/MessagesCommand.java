@@ -153,10 +153,10 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
     private static boolean isSegment(Path target) {
         if (target == null) {
             Path open = ShellSession.openPath();
-            return open != null && Files.isRegularFile(open);
+            return open != null && Files.isRegularFile(open) && !ShellSession.isDump(open);
         }
         if (Files.isRegularFile(target)) {
-            return true;
+            return !ShellSession.isDump(target);
         }
         return !Files.isDirectory(target);
     }

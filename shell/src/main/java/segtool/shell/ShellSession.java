@@ -102,6 +102,11 @@ public final class ShellSession {
         return resolve(spec, path == null ? null : path.toString());
     }
 
+    /** True when {@code p} is a crash dump (an archive opened in place of a directory). */
+    public static boolean isDump(Path p) {
+        return p != null && Dumps.isArchive(p);
+    }
+
     private static Path onDisk(CommandSpec spec, Path p) throws IOException {
         return Dumps.isArchive(p) ? Dumps.open(p, spec.commandLine().getErr()) : p;
     }
