@@ -64,13 +64,6 @@ public final class SpecVectors {
 
     /** A ‖ B ‖ C. */
     public static byte[] abc() {
-        byte[] a = a();
-        byte[] b = b();
-        byte[] c = c();
-        byte[] out = new byte[a.length + b.length + c.length];
-        System.arraycopy(a, 0, out, 0, a.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        System.arraycopy(c, 0, out, a.length + b.length, c.length);
-        return out;
+        return segtool.formats.io.Bytes.concat(a(), b(), c());
     }
 }

@@ -31,17 +31,7 @@ class LogCursorTest {
     }
 
     private static byte[] concat(byte[]... parts) {
-        int n = 0;
-        for (byte[] p : parts) {
-            n += p.length;
-        }
-        byte[] out = new byte[n];
-        int at = 0;
-        for (byte[] p : parts) {
-            System.arraycopy(p, 0, out, at, p.length);
-            at += p.length;
-        }
-        return out;
+        return segtool.formats.io.Bytes.concat(parts);
     }
 
     private record Walk(List<LogCursor.Batch> batches, Defect stop, long position) {
