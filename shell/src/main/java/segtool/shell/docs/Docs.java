@@ -44,11 +44,13 @@ public final class Docs {
         }
         String bash = AutoComplete.bash("segtool", root);
         out.put("completion/segtool.bash", bash);
+        // zsh runs the bash script through bashcompinit (the script's own ZSH_VERSION branch sets that up), so
+        // the zsh file only loads its sibling instead of carrying a second copy
         out.put("completion/segtool.zsh", "# zsh completion for segtool. Load it from ~/.zshrc with:\n"
                 + "#   source /path/to/completion/segtool.zsh\n"
-                + "# It is the bash completion script; when sourced by zsh it enables compinit and bashcompinit\n"
-                + "# itself (see the ZSH_VERSION branch below). Generated with the bash script; do not edit.\n"
-                + "#\n" + bash);
+                + "# It loads segtool.bash from the same directory, which enables compinit and bashcompinit\n"
+                + "# under zsh. Generated; do not edit.\n"
+                + "source \"${${(%):-%x}:A:h}/segtool.bash\"\n");
         return out;
     }
 
