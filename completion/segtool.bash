@@ -239,7 +239,7 @@ function _picocli_segtool_scan() {
 
   local commands=""
   local flag_opts="'--enforce-fsync' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--partition-id' '--max-message-size-upper'"
+  local arg_opts="'--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -248,6 +248,9 @@ function _picocli_segtool_scan() {
       return
       ;;
     '--max-message-size-upper')
+      return
+      ;;
+    '--wal-checkpoint')
       return
       ;;
   esac
@@ -276,7 +279,7 @@ function _picocli_segtool_explain() {
 
   local commands=""
   local flag_opts="'--enforce-fsync' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--partition-id' '--max-message-size-upper'"
+  local arg_opts="'--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -285,6 +288,9 @@ function _picocli_segtool_explain() {
       return
       ;;
     '--max-message-size-upper')
+      return
+      ;;
+    '--wal-checkpoint')
       return
       ;;
   esac
@@ -602,7 +608,7 @@ function _picocli_segtool_repair() {
 
   local commands=""
   local flag_opts="'--enforce-fsync' '--apply' '--force' '-y' '--yes' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--partition-id' '--max-message-size-upper'"
+  local arg_opts="'--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -611,6 +617,9 @@ function _picocli_segtool_repair() {
       return
       ;;
     '--max-message-size-upper')
+      return
+      ;;
+    '--wal-checkpoint')
       return
       ;;
   esac
@@ -632,7 +641,7 @@ function _picocli_segtool_rebuildindex() {
 
   local commands=""
   local flag_opts="'--enforce-fsync' '--apply' '--force' '-y' '--yes' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--partition-id' '--max-message-size-upper'"
+  local arg_opts="'--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -641,6 +650,9 @@ function _picocli_segtool_rebuildindex() {
       return
       ;;
     '--max-message-size-upper')
+      return
+      ;;
+    '--wal-checkpoint')
       return
       ;;
   esac

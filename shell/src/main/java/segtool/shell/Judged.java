@@ -35,8 +35,7 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
                         + ": the directory name is not a partition id; pass --partition-id N");
             }
         }
-        RecoveryEngine.Options options = RecoveryEngine.Options.defaults()
-                .withMaxMessageSizeUpper(verdict.maxMessageSizeUpper);
+        RecoveryEngine.Options options = verdict.engineOptions();
         DataDirJudge judge = new DataDirJudge(options, Runtime.getRuntime().availableProcessors());
         try (Progress progress = Progress.start(output, "judging")) {
             List<PartitionReport> reports = judge.judge(partitions, verdict.enforceFsync, both, progress);

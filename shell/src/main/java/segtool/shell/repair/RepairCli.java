@@ -54,12 +54,15 @@ final class RepairCli {
     }
 
     static Repairer repairer(VerdictOptions verdict, Confirm confirm) {
-        return repairer(verdict.maxMessageSizeUpper, confirm);
+        return repairer(verdict.engineOptions(), confirm);
     }
 
     static Repairer repairer(long maxMessageSizeUpper, Confirm confirm) {
-        RecoveryEngine engine = new RecoveryEngine(RecoveryEngine.Options.defaults()
-                .withMaxMessageSizeUpper(maxMessageSizeUpper));
+        return repairer(RecoveryEngine.Options.defaults().withMaxMessageSizeUpper(maxMessageSizeUpper), confirm);
+    }
+
+    private static Repairer repairer(RecoveryEngine.Options options, Confirm confirm) {
+        RecoveryEngine engine = new RecoveryEngine(options);
         return new Repairer(engine, new ServerGuard()::check, new Applier(StepHook.NONE, Version.current()),
                 confirm);
     }
