@@ -25,6 +25,22 @@ public final class Budget {
         return U64.le(spentUnits, limitUnits);
     }
 
+    /**
+     * {@code count} calls of {@link #chargeCandidate()} at once, stopping at the first that fails. Returns how many
+     * were charged (the failing one included); all succeeded iff that equals {@code count} and
+     * {@code spentUnits() <= limitUnits()}.
+     */
+    public long chargeCandidates(long count) {
+        long room = U64.le(spentUnits, limitUnits) ? limitUnits - spentUnits : 0;
+        if (U64.le(count, room)) {
+            spentUnits += count;
+            return count;
+        }
+        long charged = room + 1;
+        spentUnits = U64.addSat(spentUnits, charged);
+        return charged;
+    }
+
     public boolean chargeVerify(long bytes) {
         spentVerify = U64.addSat(spentVerify, bytes);
         return U64.le(spentVerify, limitVerify);

@@ -120,6 +120,11 @@ public final class SegmentChannel implements Closeable {
         window.clear();
     }
 
+    /** The file position just past the bytes the window holds now (valid after {@link #at}). */
+    public long windowEnd() {
+        return windowStart + windowLength;
+    }
+
     /** Maps {@code [pos, pos + len)} read-only, for ranges wider than the window. */
     public MappedByteBuffer map(long pos, long len) throws IOException {
         if (pos < 0 || len < 0 || pos > size || len > size - pos || len > Integer.MAX_VALUE) {
