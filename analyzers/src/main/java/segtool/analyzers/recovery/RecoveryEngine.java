@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -239,7 +240,8 @@ public final class RecoveryEngine {
                 String name = p.getFileName().toString();
                 String ext = SegmentFiles.extensionOf(name);
                 if (name.endsWith(SegmentFiles.STAGING)) {
-                    if (!Files.isDirectory(p)) {
+                    // the server's remove_file unlinks a symlink (to a directory too) and fails on a directory
+                    if (!Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
                         swept.add(p);
                         report.swept.add(new PlannedOp.Delete(p, "scratch file (.staging)"));
                     }
@@ -263,7 +265,7 @@ public final class RecoveryEngine {
             }
             for (Path p : orphanCandidates) {
                 String stem = SegmentFiles.stemOf(p.getFileName().toString());
-                if (!logStems.contains(stem) && !Files.isDirectory(p)) {
+                if (!logStems.contains(stem) && !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
                     swept.add(p);
                     report.swept.add(new PlannedOp.Delete(p, "orphan: no " + stem + ".log beside it"));
                 }

@@ -111,6 +111,30 @@ class ParityReviewTest {
 
     // ==== divergences ===============================================================================================
 
+    /**
+     * RECOVERY 3, steps 2-4: the sweep deletes orphan {@code .index}/{@code .anchor} files and {@code .staging}
+     * files by name; deleting a symlink removes the link (it is not followed). The engine tested "is a directory"
+     * through the link, kept a link to a directory as if the deletion had failed, and then read the canonical
+     * index through it: an I/O error where the server sees no index at all.
+     */
+    @ParameterizedTest(name = "durable={0}")
+    @ValueSource(booleans = {false, true})
+    void sweep_symlinkToADirectoryIsUnlinkedNotFollowed(boolean durable) throws Exception {
+        Fixture f = new Fixture(root, 1).log(0, Vectors.abc()).index(0, EA, EB, EC).file("5.log", new byte[0]);
+        Path elsewhere = Files.createDirectories(root.resolve("elsewhere"));
+        // 00000000000000000005.index is an orphan beside 5.log (stems are compared as strings)
+        Files.createSymbolicLink(SegmentFiles.index(f.dir, 5), elsewhere);
+        Files.createSymbolicLink(f.dir.resolve("00000000000000000000.index.staging"), elsewhere);
+        PartitionReport r = f.judge(durable);
+        assertEquals(List.of("00000000000000000000.index.staging", "00000000000000000005.index"),
+                r.swept.stream().map(d -> d.path().getFileName().toString()).sorted().toList());
+        assertAccepted(r);
+        SegmentReport tail = r.segments.get(1);
+        assertEquals(0, tail.indexLength);
+        assertEquals(Status.RECOVERED_EMPTY, tail.status);
+        assertEquals(List.of(), tail.operations, "nothing to fence: both files are absent after the sweep");
+    }
+
     // ==== u64 edges (RECOVERY 2.2) =================================================================================
 
     /**
