@@ -545,7 +545,8 @@ public final class RecoveryEngine {
         private Path nextFence() {
             for (int k = 0; k < FENCED_DIR_PROBE_LIMIT; k++) {
                 Path candidate = SegmentFiles.fence(dir, k);
-                if (!Files.exists(candidate) && plannedFences.add(candidate)) {
+                // create_dir fails with "exists" for any entry of that name, a dangling symlink included
+                if (!Files.exists(candidate, LinkOption.NOFOLLOW_LINKS) && plannedFences.add(candidate)) {
                     return candidate;
                 }
             }

@@ -135,6 +135,22 @@ class ParityReviewTest {
         assertEquals(List.of(), tail.operations, "nothing to fence: both files are absent after the sweep");
     }
 
+    /**
+     * RECOVERY 6.2 Fence, step 1: the directory is created for the first {@code k} whose creation succeeds; a
+     * name that exists in any form (here a dangling symlink) makes creation fail with "exists" and the next
+     * {@code k} is tried. The engine followed the link, found nothing, and planned {@code .fenced.0}.
+     */
+    @ParameterizedTest(name = "durable={0}")
+    @ValueSource(booleans = {false, true})
+    void fence_aDanglingSymlinkTakesTheName(boolean durable) throws Exception {
+        Fixture f = new Fixture(root, 1).log(0, Fixture.filled(300, 0xAB)).rawIndex(0, Fixture.filled(10, 0xAB));
+        Files.createSymbolicLink(f.dir.resolveSibling("1.fenced.0"), root.resolve("nowhere"));
+        PartitionReport r = f.judge(durable);
+        assertAccepted(r);
+        PlannedOp.Fence fence = assertInstanceOf(PlannedOp.Fence.class, r.segments.get(0).operations.get(0));
+        assertEquals(f.dir.resolveSibling("1.fenced.1"), fence.fenceDirectory());
+    }
+
     // ==== u64 edges (RECOVERY 2.2) =================================================================================
 
     /**
