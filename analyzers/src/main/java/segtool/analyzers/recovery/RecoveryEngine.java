@@ -147,6 +147,8 @@ public final class RecoveryEngine {
         private final Budget budget = new Budget();
         private final Set<Path> swept = new HashSet<>();
         private final Set<Path> plannedFences = new HashSet<>();
+        /** The transient failure pass C would meet (RECOVERY 6.2, 7.3), raised only if passes A and B accept. */
+        private String passCFailure;
 
         Load(PartitionPath partition, boolean durable, PartitionReport report) {
             this.partition = partition;
@@ -199,6 +201,9 @@ public final class RecoveryEngine {
                     }
                 }
                 throw raised;
+            }
+            if (passCFailure != null) {
+                throw new IOException(passCFailure);
             }
         }
 
@@ -517,7 +522,14 @@ public final class RecoveryEngine {
             long indexNow = seg.indexLength;
             boolean floored = false;
             if (seg.recoveredEmpty && (logNow > 0 || indexNow > 0)) {
-                seg.operations.add(new PlannedOp.Fence(seg.log, seg.start, nextFence(), logNow, indexNow));
+                Path fence = nextFence();
+                if (fence == null && passCFailure == null) {
+                    passCFailure = SegmentFiles.fence(dir, 0) + " .. "
+                            + SegmentFiles.fence(dir, FENCED_DIR_PROBE_LIMIT - 1).getFileName() + ": all "
+                            + FENCED_DIR_PROBE_LIMIT + " fence directory names are taken; pass C cannot fence segment "
+                            + U64.str(seg.start) + " (cannot write to file: the boot fails)";
+                }
+                seg.operations.add(new PlannedOp.Fence(seg.log, seg.start, fence, logNow, indexNow));
                 logNow = 0;
                 indexNow = 0;
             }

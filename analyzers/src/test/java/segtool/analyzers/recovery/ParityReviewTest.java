@@ -151,6 +151,45 @@ class ParityReviewTest {
         assertEquals(f.dir.resolveSibling("1.fenced.1"), fence.fenceDirectory());
     }
 
+    /**
+     * RECOVERY 6.2 Fence step 1 and 7.3: when all 1,000 fence names are taken, pass C fails with "cannot write to
+     * file": the boot fails, a transient failure, not an accepted chain. The engine reported the partition as
+     * accepted with a fence into no directory.
+     */
+    @ParameterizedTest(name = "durable={0}")
+    @ValueSource(booleans = {false, true})
+    void fence_allThousandNamesTaken_isAnIoError(boolean durable) throws Exception {
+        Fixture f = new Fixture(root, 1).log(0, Vectors.abc()).index(0, EA, EB, EC)
+                .log(5, Fixture.filled(300, 0xAB));
+        for (int k = 0; k < RecoveryEngine.FENCED_DIR_PROBE_LIMIT; k++) {
+            Files.createDirectory(f.dir.resolveSibling("1.fenced." + k));
+        }
+        PartitionReport r = f.judge(durable);
+        assertEquals(Outcome.IO_ERROR, r.outcome, () -> r.outcome + " " + r.refusal);
+        assertTrue(r.ioError.contains("fence"), r.ioError);
+        assertEquals(Status.RECOVERED_EMPTY, r.segments.get(1).status);
+    }
+
+    /** ... but only pass C fences: a pass-B refusal comes first, and a fence with nothing to move needs no name. */
+    @ParameterizedTest(name = "durable={0}")
+    @ValueSource(booleans = {false, true})
+    void fence_allThousandNamesTaken_passBFirstAndNothingToMove(boolean durable) throws Exception {
+        Fixture f = new Fixture(root, 1).log(0, Fixture.filled(300, 0xAB)).log(4, Vectors.c());
+        for (int k = 0; k < RecoveryEngine.FENCED_DIR_PROBE_LIMIT; k++) {
+            Files.createDirectory(f.dir.resolveSibling("1.fenced." + k));
+        }
+        assertRefusal(f.judge(durable), Refusal.Variant.EmptyNonTailSegment,
+                fields("empty_start", 0, "next_start", 4, "recoverable_bytes", 363));
+        Fixture g = new Fixture(root.resolve("b"), 1).log(0, Vectors.abc()).index(0, EA, EB, EC)
+                .file("+5.log", new byte[7]);
+        for (int k = 0; k < RecoveryEngine.FENCED_DIR_PROBE_LIMIT; k++) {
+            Files.createDirectory(g.dir.resolveSibling("1.fenced." + k));
+        }
+        PartitionReport r = g.judge(durable);
+        assertAccepted(r);
+        assertEquals(Status.RECOVERED_EMPTY, r.segments.get(1).status);
+    }
+
     // ==== u64 edges (RECOVERY 2.2) =================================================================================
 
     /**
