@@ -190,18 +190,7 @@ public final class RecoveryEngine {
                 // PartitionReport.operations() leaves pass C out unless the partition is accepted
                 planPassC(seg, cp != null && seg.start == cp.startOffset());
             }
-            try {
-                chainGuard();
-            } catch (Refusal.Raised raised) {
-                for (SegmentReport seg : report.segments) {
-                    if (seg.start == raised.refusal.segmentStart()) {
-                        seg.status = SegmentReport.Status.REFUSED;
-                        seg.refusal = raised.refusal;
-                        break;
-                    }
-                }
-                throw raised;
-            }
+            chainGuard();
             if (passCFailure != null) {
                 throw new IOException(passCFailure);
             }
@@ -479,7 +468,7 @@ public final class RecoveryEngine {
                 SegmentReport prev = report.segments.get(i - 1);
                 SegmentReport next = report.segments.get(i);
                 if (prev.size == 0) {
-                    throw new Refusal.Raised(Refusal.of(Refusal.Variant.EmptyNonTailSegment, prev.start,
+                    throw refused(prev, Refusal.of(Refusal.Variant.EmptyNonTailSegment, prev.start,
                             "empty_start", prev.start, "next_start", next.start, "recoverable_bytes", recoverable));
                 }
                 if (prev.endOffset != U64.MAX && prev.endOffset + 1 == next.start) {
@@ -490,12 +479,22 @@ public final class RecoveryEngine {
                         && anchor.plantedStart() == next.start && anchor.sealedStart() == prev.start
                         && anchor.sealedEnd() == prev.endOffset;
                 if (!admitted) {
-                    throw new Refusal.Raised(Refusal.of(Refusal.Variant.Hole, next.start,
+                    throw refused(next, Refusal.of(Refusal.Variant.Hole, next.start,
                             "previous_start", prev.start, "previous_end", prev.endOffset, "next_start", next.start,
                             "recoverable_bytes", recoverable));
                 }
                 next.anchoredGap = anchor;
             }
+        }
+
+        /**
+         * Marks the segment a chain refusal is about: the empty one, or the later one of the pair. By position, not
+         * by start offset, which duplicate start offsets (RECOVERY 3) make ambiguous.
+         */
+        private Refusal.Raised refused(SegmentReport seg, Refusal refusal) {
+            seg.status = SegmentReport.Status.REFUSED;
+            seg.refusal = refusal;
+            return new Refusal.Raised(refusal);
         }
 
         private AnchorRecord readAnchor(long start) throws IOException {

@@ -190,6 +190,26 @@ class ParityReviewTest {
         assertEquals(Status.RECOVERED_EMPTY, r.segments.get(1).status);
     }
 
+    /**
+     * RECOVERY 3 (duplicates are not removed) and 5: {@code 5.log} beside {@code 00000000000000000005.log} makes
+     * two segments with S = 5, both read at the canonical path; the pair overlaps, so the chain guard refuses a
+     * Hole about the later one. The engine marked the earlier segment (the first with that start offset) as the
+     * refused one, so the report pinned the refusal on the wrong segment.
+     */
+    @ParameterizedTest(name = "durable={0}")
+    @ValueSource(booleans = {false, true})
+    void duplicateStartOffset_holeIsAboutTheLaterSegment(boolean durable) throws Exception {
+        byte[] five = batch(1, 5, TA, 1);
+        Fixture f = new Fixture(root, 1).log(5, five).file("5.log", new byte[0]);
+        PartitionReport r = f.judge(durable);
+        assertRefusal(r, Refusal.Variant.Hole, fields("previous_start", 5, "previous_end", 5, "next_start", 5,
+                "recoverable_bytes", 2L * five.length));
+        assertEquals(List.of(Status.INDEX_REBUILT, Status.REFUSED), r.segments.stream().map(s -> s.status).toList());
+        assertEquals(2, r.operations().stream().filter(op -> op instanceof PlannedOp.StageIndex).count(),
+                "pass A stages the canonical index once per duplicate");
+        assertTrue(r.warnings.stream().anyMatch(w -> w.contains("more than one .log")), r.warnings::toString);
+    }
+
     // ==== u64 edges (RECOVERY 2.2) =================================================================================
 
     /**
