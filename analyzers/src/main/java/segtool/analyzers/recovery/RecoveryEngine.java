@@ -297,6 +297,10 @@ public final class RecoveryEngine {
             try (Segment g = new Segment(seg, seg.logLength)) {
                 if (seg.entries == 0) {
                     seg.step = "no-entries";
+                    if (seg.indexLength > 0) {
+                        // RECOVERY 4.1 step 2: a nonzero index is opened even when it holds no whole entry
+                        openIndex(seg).close();
+                    }
                     if (seg.logLength > 0) {
                         useRebuild(seg, g.rebuild());
                     } else {
@@ -304,12 +308,21 @@ public final class RecoveryEngine {
                     }
                     return;
                 }
-                try (IndexFile index = IndexFile.open(seg.index)) {
+                try (IndexFile index = openIndex(seg)) {
                     if (index.entries() < seg.entries) {
                         throw new IOException(seg.index + ": shrank while being read");
                     }
                     judgeWithEntries(seg, g, index);
                 }
+            }
+        }
+
+        /** Opens the index (RECOVERY 4.1 step 2): a failure is transient. */
+        private IndexFile openIndex(SegmentReport seg) throws IOException {
+            try {
+                return IndexFile.open(seg.index);
+            } catch (IOException e) {
+                throw new IOException(seg.index + ": cannot read file: " + e.getMessage(), e);
             }
         }
 

@@ -210,6 +210,27 @@ class ParityReviewTest {
         assertTrue(r.warnings.stream().anyMatch(w -> w.contains("more than one .log")), r.warnings::toString);
     }
 
+    /**
+     * RECOVERY 4.1 step 2: an index of nonzero length is opened even when it holds no whole entry, and an open
+     * failure is transient. The engine opened it only when it held a whole entry, so an unreadable 10-byte index
+     * sent the segment to R(). Needs a user that permissions apply to (skipped as root).
+     */
+    @ParameterizedTest(name = "durable={0}")
+    @ValueSource(booleans = {false, true})
+    void partialIndexThatCannotBeOpened_isAnIoError(boolean durable) throws Exception {
+        Fixture f = new Fixture(root, 1).log(0, Vectors.abc()).rawIndex(0, new byte[10]);
+        Path index = SegmentFiles.index(f.dir, 0);
+        Files.setPosixFilePermissions(index, PosixFilePermissions.fromString("---------"));
+        try {
+            assumeFalse(Files.isReadable(index), "permissions do not apply to this user (root)");
+            PartitionReport r = f.judge(durable);
+            assertEquals(Outcome.IO_ERROR, r.outcome, () -> r.outcome + " " + r.segments.get(0).status);
+            assertTrue(r.ioError.contains("00000000000000000000.index"), r.ioError);
+        } finally {
+            Files.setPosixFilePermissions(index, PosixFilePermissions.fromString("rw-------"));
+        }
+    }
+
     // ==== u64 edges (RECOVERY 2.2) =================================================================================
 
     /**
