@@ -231,6 +231,39 @@ class ParityReviewTest {
         }
     }
 
+    /**
+     * Parallel verification must answer exactly as a sequential check. The parallel verifier followed the header
+     * chain up to 64 MiB ahead and verified those records on other cores; a read error there (a file that shrank,
+     * a bad sector) failed the record the walk had asked for, which a sequential check reads without error. Records
+     * verified ahead are hints: an error ahead is raised only if the walk asks for that record.
+     */
+    @Test
+    void parallelVerifier_errorAheadIsNotTheAnswerForThisRecord() throws Exception {
+        List<byte[]> records = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            records.add(RecordEncoder.encode(1, i, TA + i, TA, List.of(Message.of(i + 1, new byte[700]))));
+        }
+        byte[] log = Fixture.concat(records.toArray(new byte[0][]));
+        int len0 = records.get(0).length;
+        Path p = Files.write(root.resolve("00000000000000000000.log"), log);
+        try (SegmentChannel seqLog = SegmentChannel.open(p, 4096, log.length);
+             SegmentChannel parLog = SegmentChannel.open(p, 4096, log.length);
+             WalkVerifier seq = new WalkVerifier.Sequential(seqLog);
+             WalkVerifier par = new ParallelWalkVerifier(parLog, 2, 4096, MAXB)) {
+            try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE)) {
+                ch.truncate(100_000);
+            }
+            seq.startWalk(0);
+            par.startWalk(0);
+            assertNull(seq.verify(0, len0));
+            assertNull(par.verify(0, len0), "the record asked for is whole on disk");
+            assertNull(par.verify(len0, records.get(1).length));
+            long beyond = (long) len0 * 150;
+            assertThrows(IOException.class, () -> seq.verify(beyond, len0));
+            assertThrows(IOException.class, () -> par.verify(beyond, len0));
+        }
+    }
+
     // ==== u64 edges (RECOVERY 2.2) =================================================================================
 
     /**
