@@ -351,7 +351,13 @@ public final class RecoveryEngine {
                                 "searched_entries", as.searchedEntries()));
                     }
                 } else {
-                    seg.anchorSearch = g.anchorSearch(index, false);
+                    // evidence only: the server does not search in lenient mode (RECOVERY 4.8, 8), so nothing this
+                    // search reads may decide the outcome, a read error included
+                    try {
+                        seg.anchorSearch = g.anchorSearch(index, false);
+                    } catch (IOException notReadByTheServer) {
+                        seg.anchorSearch = null;
+                    }
                 }
                 Walk r = g.rebuild();
                 if (durable) {

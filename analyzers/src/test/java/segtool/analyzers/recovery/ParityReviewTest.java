@@ -264,6 +264,49 @@ class ParityReviewTest {
         }
     }
 
+    /**
+     * RECOVERY 4.3 A4 / 4.8 / 8: lenient mode never runs the anchor search; the engine runs it anyway, for
+     * evidence, on a copy of the budget. Its reads must not decide the outcome: here a read it makes (the header at
+     * entry 1, beyond everything the server reads) fails, and the engine reported an I/O error where the server's
+     * byte-0 walk finds InteriorDamage. The failure is injected by shrinking the log when W(last) accepts the empty
+     * record at the last entry (the progress hook runs on the judging thread). In durable mode the server does
+     * search, reads there, and fails the boot.
+     */
+    @ParameterizedTest(name = "durable={0}")
+    @ValueSource(booleans = {false, true})
+    void lenientEvidenceSearch_readErrorIsNotTheVerdict(boolean durable) throws Exception {
+        byte[] entry1 = batch(1, 5, TB, 1);
+        byte[] last = RecordEncoder.encode(1, 9, TC, 0, List.of());
+        byte[] log = new byte[80_000 + last.length];
+        byte[] head = Fixture.concat(Vectors.a(), Fixture.filled(10, 0xAB), batch(1, 1, TB, 1));
+        System.arraycopy(head, 0, log, 0, head.length);
+        System.arraycopy(entry1, 0, log, 60_000, entry1.length);
+        System.arraycopy(last, 0, log, 80_000, last.length);
+        Fixture f = new Fixture(root, 1).log(0, log)
+                .index(0, EA, new IndexEntry(5, TB, 60_000), new IndexEntry(9, TC, 80_000));
+        Path p = SegmentFiles.log(f.dir, 0);
+        boolean[] shrunk = {false};
+        RecoveryEngine engine = new RecoveryEngine(RecoveryEngine.Options.defaults().withThreads(1).withWindow(4096)
+                .withProgress(bytes -> {
+                    if (!shrunk[0]) {
+                        shrunk[0] = true;
+                        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE)) {
+                            ch.truncate(50_000);
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    }
+                }));
+        PartitionReport r = engine.judge(f.partition, durable);
+        assertTrue(shrunk[0]);
+        if (durable) {
+            assertEquals(Outcome.IO_ERROR, r.outcome, () -> r.outcome + " " + r.refusal);
+        } else {
+            assertRefusal(r, Refusal.Variant.InteriorDamage,
+                    fields("start_offset", 0, "damage_position", 315, "survivor_position", 325));
+        }
+    }
+
     // ==== u64 edges (RECOVERY 2.2) =================================================================================
 
     /**
