@@ -1,7 +1,6 @@
 package segtool.analyzers.recovery;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -39,7 +38,8 @@ final class ParallelWalkVerifier extends WalkVerifier {
     private final Map<Long, Answer> answers = new HashMap<>();
     private final RecordVerifier aside = new RecordVerifier();
 
-    private record Answer(long length, Defect defect) {
+    /** The verification of one record: a defect (null if it verifies), or the read error met while checking it. */
+    private record Answer(long length, Defect defect, IOException error) {
     }
 
     private record Job(long position, long length) {
@@ -101,10 +101,14 @@ final class ParallelWalkVerifier extends WalkVerifier {
     @Override
     Defect verify(long position, long length) throws IOException {
         Answer a = answers.remove(position);
-        if (a == null || a.length() != length) {
+        if (a == null || a.length() != length || a.error() != null) {
+            // not verified ahead, or a read ahead failed: check it now, when the walk asks, as a sequential walk would
             answers.clear();
             verifyAhead(position, length);
             a = answers.remove(position);
+        }
+        if (a.error() != null) {
+            throw a.error();
         }
         return a.defect();
     }
@@ -114,15 +118,26 @@ final class ParallelWalkVerifier extends WalkVerifier {
         return aside.verify(log, position, length);
     }
 
-    /** Follows the header chain from {@code position} and verifies what it finds, in parallel. */
+    /**
+     * Follows the header chain from {@code position} and verifies what it finds, in parallel. Only the record asked
+     * for is an answer the walk needs now; the others are hints. A read error while looking ahead (the header chain
+     * or another record) ends the look-ahead there and fails nothing: the walk may stop before it gets that far, and
+     * if it does get there the record is read again and the error, if it persists, is raised then.
+     */
     private void verifyAhead(long position, long length) throws IOException {
         List<Job> jobs = new ArrayList<>();
         jobs.add(new Job(position, length));
         long bytes = length;
         long next = position + length;
         long size = log.size();
-        while (bytes < AHEAD_BYTES && jobs.size() < AHEAD_RECORDS && U64.le(U64.addSat(next, BatchHeader.LENGTH), size)) {
-            int i = headers.at(next, BatchHeader.LENGTH);
+        while (bytes < AHEAD_BYTES && jobs.size() < AHEAD_RECORDS
+                && U64.le(U64.addSat(next, BatchHeader.LENGTH), size)) {
+            int i;
+            try {
+                i = headers.at(next, BatchHeader.LENGTH);
+            } catch (IOException ahead) {
+                break;
+            }
             ByteBuffer b = headers.buffer();
             if (!BatchHeader.decodes(b, i)) {
                 break;
@@ -137,47 +152,63 @@ final class ParallelWalkVerifier extends WalkVerifier {
         }
         int runs = (int) Math.min(workers.length, jobs.size());
         if (runs == 1) {
-            Worker w = workers[0];
-            for (Job j : jobs) {
-                answers.put(j.position(), new Answer(j.length(), w.verifier.verify(w.channel, j.position(), j.length())));
+            put(jobs, run(workers[0], jobs));
+        } else {
+            List<List<Job>> slices = slice(jobs, bytes, runs);
+            List<Future<List<Answer>>> futures = new ArrayList<>(slices.size());
+            for (int r = 0; r < slices.size(); r++) {
+                Worker w = workers[r];
+                List<Job> slice = slices.get(r);
+                futures.add(pool().submit(() -> run(w, slice)));
             }
-            return;
-        }
-        List<Future<List<Answer>>> futures = new ArrayList<>(runs);
-        List<List<Job>> slices = slice(jobs, bytes, runs);
-        for (int r = 0; r < slices.size(); r++) {
-            Worker w = workers[r];
-            List<Job> slice = slices.get(r);
-            futures.add(pool().submit(() -> {
-                List<Answer> out = new ArrayList<>(slice.size());
-                for (Job j : slice) {
+            // Every task is waited for, whatever happens: closing this verifier hands the workers' windows back to
+            // the shared pool of direct buffers, which a task still reading into them would corrupt.
+            boolean interrupted = false;
+            Throwable failure = null;
+            for (int r = 0; r < futures.size(); r++) {
+                while (true) {
                     try {
-                        out.add(new Answer(j.length(), w.verifier.verify(w.channel, j.position(), j.length())));
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
+                        put(slices.get(r), futures.get(r).get());
+                        break;
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    } catch (ExecutionException e) {
+                        failure = failure == null ? e.getCause() : failure;
+                        break;
                     }
                 }
-                return out;
-            }));
-        }
-        for (int r = 0; r < slices.size(); r++) {
-            List<Answer> got;
-            try {
-                got = futures.get(r).get();
-            } catch (InterruptedException e) {
+            }
+            if (interrupted) {
                 Thread.currentThread().interrupt();
-                throw new IOException(log.path() + ": interrupted while verifying", e);
-            } catch (ExecutionException e) {
-                Throwable cause = e.getCause() instanceof UncheckedIOException ? e.getCause().getCause() : e.getCause();
-                if (cause instanceof IOException) {
-                    throw (IOException) cause;
-                }
-                throw new IOException(log.path() + ": verification failed: " + cause, cause);
+                throw new IOException(log.path() + ": interrupted while verifying");
             }
-            List<Job> slice = slices.get(r);
-            for (int k = 0; k < slice.size(); k++) {
-                answers.put(slice.get(k).position(), got.get(k));
+            if (failure != null) {
+                throw new IOException(log.path() + ": verification failed: " + failure, failure);
             }
+        }
+        Answer asked = answers.get(position);
+        if (asked != null && asked.error() != null) {
+            throw asked.error();
+        }
+    }
+
+    /** Verifies a run of records through one worker; a read error is the answer for its record and ends the run. */
+    private static List<Answer> run(Worker w, List<Job> jobs) {
+        List<Answer> out = new ArrayList<>(jobs.size());
+        for (Job j : jobs) {
+            try {
+                out.add(new Answer(j.length(), w.verifier.verify(w.channel, j.position(), j.length()), null));
+            } catch (IOException e) {
+                out.add(new Answer(j.length(), null, e));
+                break;
+            }
+        }
+        return out;
+    }
+
+    private void put(List<Job> jobs, List<Answer> got) {
+        for (int k = 0; k < got.size(); k++) {
+            answers.put(jobs.get(k).position(), got.get(k));
         }
     }
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -147,6 +148,8 @@ public final class RecoveryEngine {
         private final Budget budget = new Budget();
         private final Set<Path> swept = new HashSet<>();
         private final Set<Path> plannedFences = new HashSet<>();
+        /** The transient failure pass C would meet (RECOVERY 6.2, 7.3), raised only if passes A and B accept. */
+        private String passCFailure;
 
         Load(PartitionPath partition, boolean durable, PartitionReport report) {
             this.partition = partition;
@@ -188,17 +191,9 @@ public final class RecoveryEngine {
                 // PartitionReport.operations() leaves pass C out unless the partition is accepted
                 planPassC(seg, cp != null && seg.start == cp.startOffset());
             }
-            try {
-                chainGuard();
-            } catch (Refusal.Raised raised) {
-                for (SegmentReport seg : report.segments) {
-                    if (seg.start == raised.refusal.segmentStart()) {
-                        seg.status = SegmentReport.Status.REFUSED;
-                        seg.refusal = raised.refusal;
-                        break;
-                    }
-                }
-                throw raised;
+            chainGuard();
+            if (passCFailure != null) {
+                throw new IOException(passCFailure);
             }
         }
 
@@ -240,7 +235,8 @@ public final class RecoveryEngine {
                 String name = p.getFileName().toString();
                 String ext = SegmentFiles.extensionOf(name);
                 if (name.endsWith(SegmentFiles.STAGING)) {
-                    if (!Files.isDirectory(p)) {
+                    // the server's remove_file unlinks a symlink (to a directory too) and fails on a directory
+                    if (!Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
                         swept.add(p);
                         report.swept.add(new PlannedOp.Delete(p, "scratch file (.staging)"));
                     }
@@ -264,7 +260,7 @@ public final class RecoveryEngine {
             }
             for (Path p : orphanCandidates) {
                 String stem = SegmentFiles.stemOf(p.getFileName().toString());
-                if (!logStems.contains(stem) && !Files.isDirectory(p)) {
+                if (!logStems.contains(stem) && !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
                     swept.add(p);
                     report.swept.add(new PlannedOp.Delete(p, "orphan: no " + stem + ".log beside it"));
                 }
@@ -302,6 +298,10 @@ public final class RecoveryEngine {
             try (Segment g = new Segment(seg, seg.logLength)) {
                 if (seg.entries == 0) {
                     seg.step = "no-entries";
+                    if (seg.indexLength > 0) {
+                        // RECOVERY 4.1 step 2: a nonzero index is opened even when it holds no whole entry
+                        openIndex(seg).close();
+                    }
                     if (seg.logLength > 0) {
                         useRebuild(seg, g.rebuild());
                     } else {
@@ -309,12 +309,21 @@ public final class RecoveryEngine {
                     }
                     return;
                 }
-                try (IndexFile index = IndexFile.open(seg.index)) {
+                try (IndexFile index = openIndex(seg)) {
                     if (index.entries() < seg.entries) {
                         throw new IOException(seg.index + ": shrank while being read");
                     }
                     judgeWithEntries(seg, g, index);
                 }
+            }
+        }
+
+        /** Opens the index (RECOVERY 4.1 step 2): a failure is transient. */
+        private IndexFile openIndex(SegmentReport seg) throws IOException {
+            try {
+                return IndexFile.open(seg.index);
+            } catch (IOException e) {
+                throw new IOException(seg.index + ": cannot read file: " + e.getMessage(), e);
             }
         }
 
@@ -343,7 +352,13 @@ public final class RecoveryEngine {
                                 "searched_entries", as.searchedEntries()));
                     }
                 } else {
-                    seg.anchorSearch = g.anchorSearch(index, false);
+                    // evidence only: the server does not search in lenient mode (RECOVERY 4.8, 8), so nothing this
+                    // search reads may decide the outcome, a read error included
+                    try {
+                        seg.anchorSearch = g.anchorSearch(index, false);
+                    } catch (IOException notReadByTheServer) {
+                        seg.anchorSearch = null;
+                    }
                 }
                 Walk r = g.rebuild();
                 if (durable) {
@@ -473,7 +488,7 @@ public final class RecoveryEngine {
                 SegmentReport prev = report.segments.get(i - 1);
                 SegmentReport next = report.segments.get(i);
                 if (prev.size == 0) {
-                    throw new Refusal.Raised(Refusal.of(Refusal.Variant.EmptyNonTailSegment, prev.start,
+                    throw refused(prev, Refusal.of(Refusal.Variant.EmptyNonTailSegment, prev.start,
                             "empty_start", prev.start, "next_start", next.start, "recoverable_bytes", recoverable));
                 }
                 if (prev.endOffset != U64.MAX && prev.endOffset + 1 == next.start) {
@@ -484,12 +499,22 @@ public final class RecoveryEngine {
                         && anchor.plantedStart() == next.start && anchor.sealedStart() == prev.start
                         && anchor.sealedEnd() == prev.endOffset;
                 if (!admitted) {
-                    throw new Refusal.Raised(Refusal.of(Refusal.Variant.Hole, next.start,
+                    throw refused(next, Refusal.of(Refusal.Variant.Hole, next.start,
                             "previous_start", prev.start, "previous_end", prev.endOffset, "next_start", next.start,
                             "recoverable_bytes", recoverable));
                 }
                 next.anchoredGap = anchor;
             }
+        }
+
+        /**
+         * Marks the segment a chain refusal is about: the empty one, or the later one of the pair. By position, not
+         * by start offset, which duplicate start offsets (RECOVERY 3) make ambiguous.
+         */
+        private Refusal.Raised refused(SegmentReport seg, Refusal refusal) {
+            seg.status = SegmentReport.Status.REFUSED;
+            seg.refusal = refusal;
+            return new Refusal.Raised(refusal);
         }
 
         private AnchorRecord readAnchor(long start) throws IOException {
@@ -516,7 +541,14 @@ public final class RecoveryEngine {
             long indexNow = seg.indexLength;
             boolean floored = false;
             if (seg.recoveredEmpty && (logNow > 0 || indexNow > 0)) {
-                seg.operations.add(new PlannedOp.Fence(seg.log, seg.start, nextFence(), logNow, indexNow));
+                Path fence = nextFence();
+                if (fence == null && passCFailure == null) {
+                    passCFailure = SegmentFiles.fence(dir, 0) + " .. "
+                            + SegmentFiles.fence(dir, FENCED_DIR_PROBE_LIMIT - 1).getFileName() + ": all "
+                            + FENCED_DIR_PROBE_LIMIT + " fence directory names are taken; pass C cannot fence segment "
+                            + U64.str(seg.start) + " (cannot write to file: the boot fails)";
+                }
+                seg.operations.add(new PlannedOp.Fence(seg.log, seg.start, fence, logNow, indexNow));
                 logNow = 0;
                 indexNow = 0;
             }
@@ -544,7 +576,8 @@ public final class RecoveryEngine {
         private Path nextFence() {
             for (int k = 0; k < FENCED_DIR_PROBE_LIMIT; k++) {
                 Path candidate = SegmentFiles.fence(dir, k);
-                if (!Files.exists(candidate) && plannedFences.add(candidate)) {
+                // create_dir fails with "exists" for any entry of that name, a dangling symlink included
+                if (!Files.exists(candidate, LinkOption.NOFOLLOW_LINKS) && plannedFences.add(candidate)) {
                     return candidate;
                 }
             }
