@@ -76,9 +76,9 @@ public record MessageView(long index, long position, long offset, long timestamp
     /**
      * Walks the frames of the record held in {@code [at, at + length)} of {@code buf} (header included) and hands
      * each frame to {@code sink}, in order, until the blob is used up, a frame cannot be framed, or the sink
-     * returns false. The walk is {@link FrameWalk}, F 2.4 over a blob of {@code length - 256} bytes: {@code length}
-     * is what the caller holds, whatever the header's {@code batch_length} says, and neither the header nor the
-     * batch checksum is checked here (see {@link RecordVerifier}). {@code position} is where the record sits in the log.
+     * returns false. The walk is F 2.4 over a blob of {@code length - 256} bytes, the same walk {@link RecordVerifier}
+     * makes: {@code length} is what the caller holds, whatever the header's {@code batch_length} says, and neither
+     * the header nor the batch checksum is checked here. {@code position} is where the record sits in the log.
      *
      * <p>Allocation is bounded by what is present, never by a length read from disk: each frame costs one
      * {@link FrameHeader}, one view and at most {@code maxCopy} bytes for each of its two sections.
