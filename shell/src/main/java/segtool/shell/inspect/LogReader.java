@@ -27,9 +27,11 @@ public final class LogReader implements Closeable {
     private LogReader(Path path, SegmentChannel channel, long maxBatchBytes) {
         this.path = path;
         this.channel = channel;
-        // One buffer addresses at most 2^31-1 bytes, so that is the cursor's ceiling even when the command's is
-        // higher (a --max-message-size-upper above 2 GiB).
-        this.cursor = new LogCursor(channel, 0, Math.min(maxBatchBytes, Integer.MAX_VALUE));
+        // The cursor's ceiling lies in [256, 2^31-1], 2^31-1 being the most one buffer addresses: a command's ceiling
+        // above it (a --max-message-size-upper past 2 GiB, or one so large it wrapped) walks with 2^31-1; one below
+        // 256 (a negative option value) is raised to 256.
+        long ceiling = Math.max(BatchHeader.LENGTH, U64.min(maxBatchBytes, Integer.MAX_VALUE));
+        this.cursor = new LogCursor(channel, 0, ceiling);
     }
 
     /** Opens {@code log}; a missing file reads as an empty log. */
