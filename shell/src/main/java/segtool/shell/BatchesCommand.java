@@ -16,6 +16,7 @@ import segtool.formats.index.IndexFile;
 import segtool.formats.io.U64;
 import segtool.formats.log.BatchHeader;
 import segtool.formats.log.Defect;
+import segtool.formats.log.LogCursor;
 import segtool.shell.inspect.LogReader;
 import segtool.shell.inspect.SegmentRef;
 import segtool.shell.options.Numbers;
@@ -99,15 +100,18 @@ public final class BatchesCommand implements Callable<Integer>, ReadCommand {
             long lastOffset = -1;
             long expected = pos == 0 ? ref.start() : -1;
             String stop = null;
-            while (U64.lt(pos, log.length()) && count < max) {
+            LogCursor cursor = log.cursor();
+            cursor.seek(pos);
+            while (count < max) {
                 Cancelled.check();
-                LogReader.At at = log.at(pos);
-                if (!at.ok()) {
-                    stop = at.problem();
+                LogCursor.Batch b = cursor.nextUnverified();
+                if (b == null) {
+                    stop = log.problem();
                     break;
                 }
-                BatchHeader h = at.header();
-                Defect d = noVerify ? null : log.verify(at);
+                pos = b.position();
+                BatchHeader h = b.header();
+                Defect d = noVerify ? null : cursor.verify(b).defect();
                 List<String> notes = new ArrayList<>();
                 while (entry < entries && U64.lt(index.entry(entry).position(), pos)) {
                     entry++;
@@ -172,8 +176,8 @@ public final class BatchesCommand implements Callable<Integer>, ReadCommand {
                             : style.paint(Style.Paint.RED, tail));
                 }
                 count++;
-                pos = at.end();
             }
+            pos = cursor.position();
             long notWalked = U64.subSat(log.length(), pos);
             boolean limited = stop == null && count >= max && U64.lt(pos, log.length());
             int exit = failed == 0 && (stop == null || limited) ? ExitCodes.CLEAN : ExitCodes.CHANGES;

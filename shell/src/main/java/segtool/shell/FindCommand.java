@@ -18,9 +18,9 @@ import segtool.formats.index.IndexFile;
 import segtool.formats.io.U64;
 import segtool.formats.log.BatchHeader;
 import segtool.formats.log.Defect;
+import segtool.formats.log.LogCursor;
 import segtool.formats.naming.PartitionPath;
 import segtool.formats.naming.SegmentFiles;
-import segtool.shell.inspect.Frames;
 import segtool.shell.inspect.LogReader;
 import segtool.shell.inspect.PartitionFiles;
 import segtool.shell.inspect.PartitionRef;
@@ -74,7 +74,7 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
 
     /** The answer, or where the search stopped. */
     private record Found(long start, long entry, IndexEntry indexEntry, String note, long position,
-                         BatchHeader header, Defect defect, Frames.Frame frame, String problem, long walked) {
+                         BatchHeader header, Defect defect, LogCursor.Frame frame, String problem, long walked) {
     }
 
     @Override
@@ -120,7 +120,7 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
                     ? 0 : found.indexEntry().position()));
         }
         if (found.frame() != null) {
-            Frames.Frame f = found.frame();
+            LogCursor.Frame f = found.frame();
             out.println("  message " + f.index() + " of the batch: frame at byte " + U64.str(f.position()) + ", id "
                     + f.header().id() + ", payload " + f.header().payloadLength() + " bytes");
             out.println("  show it: segtool messages " + SegmentFiles.log(ref.directory(), found.start()) + " --offset "
@@ -147,40 +147,42 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
         try (LogReader log = LogReader.open(SegmentFiles.log(partition.directory(), start), read.maxBatchBytes());
              IndexFile index = IndexFile.open(SegmentFiles.index(partition.directory(), start))) {
             Seek.Start s = Seek.byOffset(index, log, pid, offset);
-            long pos = s.position();
+            LogCursor cursor = log.cursor();
+            cursor.seek(s.position());
             long walked = 0;
             while (true) {
                 Cancelled.check();
-                LogReader.At at = log.at(pos);
-                if (!at.ok()) {
+                LogCursor.Batch b = cursor.nextUnverified();
+                if (b == null) {
+                    long pos = cursor.position();
                     String why = U64.ge(pos, log.length()) ? "offset " + U64.str(offset) + " is past the end of "
                             + "segment " + U64.str(start) + " (its log ends at byte " + U64.str(log.length()) + ")"
-                            : "the walk stopped at byte " + U64.str(pos) + " before reaching it: " + at.problem();
+                            : "the walk stopped at byte " + U64.str(pos) + " before reaching it: " + log.problem();
                     return new Found(start, s.entry(), s.indexEntry(), s.note(), pos, null, null, null, why, walked);
                 }
                 walked++;
-                BatchHeader h = at.header();
+                BatchHeader h = b.header();
                 if (h.messageCount() > 0 && U64.ge(h.endOffset(), offset)) {
+                    Defect d = cursor.verify(b).defect();
                     if (U64.gt(h.baseOffset(), offset)) {
-                        return new Found(start, s.entry(), s.indexEntry(), s.note(), pos, h, log.verify(at), null,
+                        return new Found(start, s.entry(), s.indexEntry(), s.note(), b.position(), h, d, null,
                                 "offset " + U64.str(offset) + " is not in this segment: the batch at its place "
                                 + "starts at " + U64.str(h.baseOffset()) + " (a gap)", walked);
                     }
-                    Defect d = log.verify(at);
-                    Frames.Frame[] frame = new Frames.Frame[1];
+                    LogCursor.Frame[] frame = new LogCursor.Frame[1];
                     long target = offset - h.baseOffset();
-                    String problem = Frames.walk(log, at, f -> {
+                    Defect problem = cursor.frames(b, f -> {
+                        Cancelled.check();
                         if (f.index() == target) {
                             frame[0] = f;
                             return false;
                         }
                         return true;
                     });
-                    return new Found(start, s.entry(), s.indexEntry(), s.note(), pos, h, d, frame[0],
-                            frame[0] == null ? "message " + target + " of the batch is not readable: " + problem
-                            : null, walked);
+                    return new Found(start, s.entry(), s.indexEntry(), s.note(), b.position(), h, d, frame[0],
+                            frame[0] == null ? "message " + target + " of the batch is not readable: "
+                            + LogReader.describe(problem) : null, walked);
                 }
-                pos = at.end();
             }
         }
     }
@@ -192,26 +194,29 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
             try (LogReader log = LogReader.open(SegmentFiles.log(partition.directory(), start), read.maxBatchBytes());
                  IndexFile index = IndexFile.open(SegmentFiles.index(partition.directory(), start))) {
                 Seek.Start s = Seek.byTimestamp(index, log, pid, timestamp);
-                long pos = s.position();
+                LogCursor cursor = log.cursor();
+                cursor.seek(s.position());
                 long walked = 0;
-                while (U64.lt(pos, log.length())) {
+                while (true) {
                     Cancelled.check();
-                    LogReader.At at = log.at(pos);
-                    if (!at.ok()) {
-                        notes.add("segment " + U64.str(start) + ": walk stopped at byte " + U64.str(pos) + ": "
-                                + at.problem());
+                    LogCursor.Batch b = cursor.nextUnverified();
+                    if (b == null) {
+                        if (log.problem() != null) {
+                            notes.add("segment " + U64.str(start) + ": walk stopped at byte "
+                                    + U64.str(cursor.position()) + ": " + log.problem());
+                        }
                         break;
                     }
                     walked++;
-                    BatchHeader h = at.header();
+                    BatchHeader h = b.header();
                     if (h.messageCount() > 0 && U64.ge(h.baseTimestamp(), timestamp)) {
                         if (s.note() != null) {
                             notes.add(s.note());
                         }
                         return new Found(start, s.entry(), s.indexEntry(), notes.isEmpty() ? null
-                                : String.join("; ", notes), pos, h, log.verify(at), null, null, walked);
+                                : String.join("; ", notes), b.position(), h, cursor.verify(b).defect(), null, null,
+                                walked);
                     }
-                    pos = at.end();
                 }
             }
         }

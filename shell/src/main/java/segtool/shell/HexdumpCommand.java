@@ -18,8 +18,9 @@ import segtool.formats.index.IndexEntry;
 import segtool.formats.index.IndexFile;
 import segtool.formats.io.U64;
 import segtool.formats.log.BatchHeader;
+import segtool.formats.log.Defect;
 import segtool.formats.log.FrameHeader;
-import segtool.shell.inspect.Frames;
+import segtool.formats.log.LogCursor;
 import segtool.shell.inspect.LogReader;
 import segtool.shell.inspect.SegmentRef;
 import segtool.shell.options.Numbers;
@@ -147,24 +148,28 @@ public final class HexdumpCommand implements Callable<Integer>, PlainCommand {
                 bestPos = e.position();
             }
         }
-        if (best >= 0 && log.at(bestPos).ok()) {
+        if (best >= 0 && log.at(bestPos) != null) {
             pos = bestPos;
             origin = "boundaries walked from index entry " + best + " (byte " + U64.str(pos) + ")";
         }
-        while (U64.lt(pos, to)) {
+        LogCursor cursor = log.cursor();
+        cursor.seek(pos);
+        while (U64.lt(cursor.position(), to)) {
             Cancelled.check();
-            LogReader.At at = log.at(pos);
-            if (!at.ok()) {
-                if (U64.ge(pos, from) || at.header() != null && U64.gt(at.end(), from)) {
-                    header(log, pos, notes, at.problem());
+            LogCursor.Batch b = cursor.nextUnverified();
+            if (b == null) {
+                long at = cursor.position();
+                BatchHeader claimed = cursor.stopHeader();
+                String problem = log.problem();
+                if (U64.ge(at, from) || claimed != null && U64.gt(U64.addSat(at, claimed.batchLength()), from)) {
+                    header(log, at, notes, problem);
                 }
-                return origin + "; the chain breaks at " + U64.str(pos) + ": " + at.problem();
+                return origin + "; the chain breaks at " + U64.str(at) + ": " + problem;
             }
-            if (U64.gt(at.end(), from)) {
-                header(log, pos, notes, null);
-                frames(log, at, from, to, notes);
+            if (U64.gt(b.end(), from)) {
+                header(log, b.position(), notes, null);
+                frames(cursor, b, from, to, notes);
             }
-            pos = at.end();
         }
         return origin;
     }
@@ -189,9 +194,10 @@ public final class HexdumpCommand implements Callable<Integer>, PlainCommand {
         notes.put(b + BatchHeader.RESERVED_OFFSET, "reserved[52..256) must be zero");
     }
 
-    private static void frames(LogReader log, LogReader.At at, long from, long to, Map<Long, String> notes)
+    private static void frames(LogCursor cursor, LogCursor.Batch b, long from, long to, Map<Long, String> notes)
             throws IOException {
-        String problem = Frames.walk(log, at, f -> {
+        Defect problem = cursor.frames(b, f -> {
+            Cancelled.check();
             if (U64.ge(f.position(), to)) {
                 return false;
             }
@@ -211,13 +217,13 @@ public final class HexdumpCommand implements Callable<Integer>, PlainCommand {
                 }
                 if (h.userHeadersLength() > 0) {
                     notes.merge(f.userHeadersPosition(), "user headers (" + h.userHeadersLength() + " bytes)",
-                            (a, b) -> a + "; " + b);
+                            (x, y) -> x + "; " + y);
                 }
             }
             return true;
         });
         if (problem != null) {
-            notes.merge(at.position(), "frames: " + problem, (a, b) -> a + "; " + b);
+            notes.merge(b.position(), "frames: " + LogReader.describe(problem), (x, y) -> x + "; " + y);
         }
     }
 

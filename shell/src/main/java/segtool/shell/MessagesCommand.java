@@ -3,8 +3,10 @@ package segtool.shell;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -19,12 +21,15 @@ import segtool.formats.index.IndexFile;
 import segtool.formats.io.U64;
 import segtool.formats.log.BatchHeader;
 import segtool.formats.log.Defect;
+import segtool.formats.log.FrameHeader;
+import segtool.formats.log.LogCursor;
+import segtool.formats.log.MessageView;
 import segtool.formats.naming.PartitionPath;
 import segtool.formats.naming.SegmentFiles;
+import segtool.formats.payload.HeaderKind;
+import segtool.formats.payload.Payloads;
 import segtool.formats.payload.UserHeaders;
-import segtool.shell.inspect.Frames;
 import segtool.shell.inspect.LogReader;
-import segtool.shell.inspect.MessageView;
 import segtool.shell.inspect.PartitionFiles;
 import segtool.shell.inspect.PartitionRef;
 import segtool.shell.inspect.Seek;
@@ -51,6 +56,16 @@ import segtool.shell.render.Times;
             "  segtool messages PARTITION --offset 42 --limit 1 --json | jq -r '.messages[0].payload_text'"})
 public final class MessagesCommand implements Callable<Integer>, ReadCommand {
     public enum Format { text, hex, json }
+
+    /**
+     * Each section of a message is copied up to this many bytes: a whole LZ4 payload up to this size can be decoded,
+     * and --max-bytes is capped at it.
+     */
+    private static final int COPY_CAP = LogReader.WINDOW;
+    /** User headers larger than this are not decoded for display. */
+    private static final int MAX_HEADER_BYTES = 64 * 1024;
+    /** Display cap for decompressed payloads; the example consumer's own cap is 64,000,000 bytes. */
+    private static final int MAX_DECOMPRESSED = 16 << 20;
 
     @Parameters(index = "0", paramLabel = "SEGMENT|PARTITION", arity = "0..1",
             description = "A segment (.log/.index file, PARTITION/<start offset>, or a start offset in the shell) "
@@ -93,7 +108,7 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
     public Integer call() throws Exception {
         out = spec.commandLine().getOut();
         style = output.style();
-        maxBytes = Math.max(0, Math.min(maxBytes, LogReader.WINDOW));
+        maxBytes = Math.max(0, Math.min(maxBytes, COPY_CAP));
         PartitionPath partition;
         List<Long> starts;
         boolean single = isSegment(target);
@@ -174,78 +189,161 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                     out.println(style.paint(Style.Paint.DIM, SegmentFiles.stem(start) + ": " + s.note()));
                 }
             }
-            while (U64.lt(pos, log.length()) && shown < limit) {
+            LogCursor cursor = log.cursor();
+            cursor.seek(pos);
+            while (shown < limit) {
                 Cancelled.check();
-                LogReader.At at = log.at(pos);
-                if (!at.ok()) {
-                    stop = logPath.getFileName() + " @ " + U64.str(pos) + ": " + at.problem();
+                LogCursor.Batch b = cursor.nextUnverified();
+                if (b == null) {
+                    if (log.problem() != null) {
+                        stop = logPath.getFileName() + " @ " + U64.str(cursor.position()) + ": " + log.problem();
+                    }
                     return;
                 }
-                BatchHeader h = at.header();
+                BatchHeader h = b.header();
                 if (h.messageCount() == 0 || (offset != null && U64.lt(h.endOffset(), offset))) {
-                    pos = at.end();
                     continue;
                 }
-                Defect d = log.verify(at);
+                Defect d = cursor.verify(b).defect();
                 long frameLimit = d == null ? Long.MAX_VALUE : d.index();
                 boolean frameDefect = d != null && d.code().name().startsWith("FRAME_")
                         || d != null && d.code() == Defect.Code.MESSAGE_CHECKSUM_MISMATCH;
-                String walkProblem = Frames.walk(log, at, f -> {
-                    if (frameDefect && f.index() >= frameLimit) {
-                        return false;
-                    }
-                    long o = U64.addSat(h.baseOffset(), f.index());
-                    if (offset != null && U64.lt(o, offset)) {
-                        return true;
-                    }
-                    show(log, at, f, o, d);
-                    shown++;
-                    return shown < limit;
-                });
+                Defect walk;
+                try {
+                    walk = cursor.messages(b, COPY_CAP, m -> {
+                        Cancelled.check();
+                        if (frameDefect && m.index() >= frameLimit) {
+                            return false;
+                        }
+                        // The offset the batch header gives the frame's place, as the seek and the index count.
+                        long o = U64.addSat(h.baseOffset(), m.index());
+                        if (offset != null && U64.lt(o, offset)) {
+                            return true;
+                        }
+                        show(b, m, o, d);
+                        shown++;
+                        return shown < limit;
+                    });
+                } catch (UncheckedIOException e) {
+                    throw e.getCause();
+                }
                 if (d != null) {
-                    stop = logPath.getFileName() + " @ " + U64.str(pos) + ": the batch does not verify: "
+                    stop = logPath.getFileName() + " @ " + U64.str(b.position()) + ": the batch does not verify: "
                             + d.describe() + (frameDefect ? "; messages from " + d.index() + " on are not shown"
                             : "; its messages are shown above, marked");
                     return;
                 }
-                if (walkProblem != null && shown < limit) {
-                    stop = logPath.getFileName() + " @ " + U64.str(pos) + ": " + walkProblem;
+                if (walk != null && shown < limit) {
+                    stop = logPath.getFileName() + " @ " + U64.str(b.position()) + ": " + LogReader.describe(walk);
                     return;
                 }
-                pos = at.end();
             }
         }
     }
 
-    private void show(LogReader log, LogReader.At at, Frames.Frame f, long o, Defect d) throws IOException {
-        MessageView m = MessageView.read(log, f, o, maxBytes);
-        BatchHeader h = at.header();
-        long producer = U64.addSat(h.originTimestamp(), f.header().timestampDelta());
+    /** Prints one message; an output failure surfaces as {@link UncheckedIOException} (it runs inside the walk). */
+    private void show(LogCursor.Batch b, MessageView m, long o, Defect d) {
+        BatchHeader h = b.header();
+        Payload p = Payload.of(m, maxBytes);
         String check = d == null ? "ok" : d.code() == Defect.Code.BATCH_CHECKSUM_MISMATCH
                 || d.code() == Defect.Code.FRAME_COUNT_MISMATCH ? "message ok, batch fails: " + d.describe() : "ok";
         if (json != null) {
-            json(m, at, producer, check);
+            try {
+                json(b, m, o, p, check);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
             return;
         }
         if (output.quiet) {
             return;
         }
-        out.println(style.bold("offset " + U64.str(o)) + "  id " + f.header().id() + "  batch @" + U64.str(
-                at.position()) + " message " + f.index() + " of " + U64.str(h.messageCount()) + "  frame @"
-                + U64.str(f.position()) + (check.equals("ok") ? "" : "  " + style.paint(Style.Paint.RED, check)));
-        out.println("  server time " + Times.iso(h.baseTimestamp()) + "  producer time " + Times.iso(producer));
-        if (m.headers() != null && !m.headers().headers().isEmpty()) {
-            out.println("  headers: " + MessageView.describe(m.headers().headers()));
+        out.println(style.bold("offset " + U64.str(o)) + "  id " + m.id() + "  batch @" + U64.str(b.position())
+                + " message " + m.index() + " of " + U64.str(h.messageCount()) + "  frame @" + U64.str(m.position())
+                + (check.equals("ok") ? "" : "  " + style.paint(Style.Paint.RED, check)));
+        out.println("  server time " + Times.iso(h.baseTimestamp()) + "  producer time " + Times.iso(m.timestamp()));
+        if (p.headers() != null && !p.headers().headers().isEmpty()) {
+            out.println("  headers: " + describe(p.headers().headers()));
         }
-        if (m.headersProblem() != null) {
-            out.println("  headers: " + style.paint(Style.Paint.YELLOW, m.headersProblem()));
+        if (p.headersProblem() != null) {
+            out.println("  headers: " + style.paint(Style.Paint.YELLOW, p.headersProblem()));
         }
-        String what = f.header().payloadLength() + " bytes" + (m.decompressed() ? ", lz4 -> " + m.fullLength()
-                + " bytes" : "") + (m.truncated() ? ", first " + m.shown().length + " shown" : "");
-        if (m.decodeProblem() != null) {
-            out.println("  payload: " + style.paint(Style.Paint.YELLOW, m.decodeProblem()));
+        String what = m.frame().payloadLength() + " bytes" + (p.decompressed() ? ", lz4 -> " + p.fullLength()
+                + " bytes" : "") + (p.truncated() ? ", first " + p.shown().length + " shown" : "");
+        if (p.decodeProblem() != null) {
+            out.println("  payload: " + style.paint(Style.Paint.YELLOW, p.decodeProblem()));
         }
-        out.println("  payload (" + what + "):" + render(m.shown()));
+        out.println("  payload (" + what + "):" + render(p.shown()));
+    }
+
+    /**
+     * What is shown of one message: its user headers when the section is small enough to decode here, and at most
+     * {@code maxBytes} of its payload, LZ4-decoded when the headers say {@code iggy-compression: lz4} and the
+     * compressed payload was copied whole (it is, up to {@link #COPY_CAP}) and decodes within
+     * {@link #MAX_DECOMPRESSED}.
+     */
+    private record Payload(UserHeaders.Decoded headers, String headersProblem, String compression, byte[] shown,
+                           long fullLength, boolean decompressed, String decodeProblem) {
+        /** True when {@link #shown} holds less than the whole (decoded) payload. */
+        boolean truncated() {
+            return shown.length < fullLength;
+        }
+
+        static Payload of(MessageView m, int maxBytes) {
+            long headersLength = m.frame().userHeadersLength();
+            UserHeaders.Decoded headers = null;
+            String headersProblem = null;
+            if (headersLength > 0) {
+                if (headersLength <= MAX_HEADER_BYTES) {
+                    headers = m.headers();
+                    headersProblem = headers.problem();
+                } else {
+                    headersProblem = headersLength + " bytes of user headers, too many to decode here";
+                }
+            }
+            String compression = headers == null ? null : Payloads.compression(headers.headers());
+            long length = m.frame().payloadLength();
+            byte[] stored = m.payload();
+            if ("lz4".equals(compression)) {
+                if (!m.payloadComplete()) {
+                    return new Payload(headers, headersProblem, compression, cut(stored, maxBytes), length, false,
+                            "lz4 payload of " + length + " bytes is too large to decode here; shown compressed");
+                }
+                try {
+                    byte[] plain = m.plainPayload(MAX_DECOMPRESSED);
+                    return new Payload(headers, headersProblem, compression, cut(plain, maxBytes), plain.length, true,
+                            null);
+                } catch (Payloads.DecodeException e) {
+                    return new Payload(headers, headersProblem, compression, cut(stored, maxBytes), length, false,
+                            e.getMessage() + "; shown compressed");
+                }
+            }
+            return new Payload(headers, headersProblem, compression, cut(stored, maxBytes), length, false, null);
+        }
+
+        private static byte[] cut(byte[] b, int max) {
+            return b.length > max ? Arrays.copyOf(b, max) : b;
+        }
+    }
+
+    /** {@code key (string) = value (uint32)} for each header. */
+    private static String describe(List<UserHeaders.Header> headers) {
+        StringBuilder b = new StringBuilder();
+        for (UserHeaders.Header h : headers) {
+            if (b.length() > 0) {
+                b.append(", ");
+            }
+            b.append(item(h.key())).append(" = ").append(item(h.value()));
+        }
+        return b.toString();
+    }
+
+    private static String item(UserHeaders.Item i) {
+        String v = i.display();
+        if (i.kind() == HeaderKind.STRING) {
+            v = "\"" + v.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+        }
+        return v + " (" + i.kindName() + ")";
     }
 
     private String render(byte[] b) {
@@ -276,18 +374,18 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
         return "    " + s.replace("\n", "\n    ");
     }
 
-    private void json(MessageView m, LogReader.At at, long producer, String check) throws IOException {
-        BatchHeader h = at.header();
-        Frames.Frame f = m.frame();
+    private void json(LogCursor.Batch b, MessageView m, long o, Payload p, String check) throws IOException {
+        BatchHeader h = b.header();
+        FrameHeader f = m.frame();
         json.g().writeStartObject();
-        json.u64("offset", m.offset()).str("id", f.header().id()).u64("batch_position", at.position())
-                .u64("frame_position", f.position()).u64("index_in_batch", f.index())
-                .u64("server_timestamp", h.baseTimestamp()).u64("producer_timestamp", producer)
-                .u64("payload_length", f.header().payloadLength())
-                .u64("user_headers_length", f.header().userHeadersLength()).str("check", check);
+        json.u64("offset", o).str("id", m.id()).u64("batch_position", b.position())
+                .u64("frame_position", m.position()).u64("index_in_batch", m.index())
+                .u64("server_timestamp", h.baseTimestamp()).u64("producer_timestamp", m.timestamp())
+                .u64("payload_length", f.payloadLength())
+                .u64("user_headers_length", f.userHeadersLength()).str("check", check);
         json.g().writeArrayFieldStart("user_headers");
-        if (m.headers() != null) {
-            for (UserHeaders.Header uh : m.headers().headers()) {
+        if (p.headers() != null) {
+            for (UserHeaders.Header uh : p.headers().headers()) {
                 json.g().writeStartObject();
                 json.str("key", uh.key().display()).str("key_kind", uh.key().kindName())
                         .str("value", uh.value().display()).str("value_kind", uh.value().kindName());
@@ -295,12 +393,12 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
             }
         }
         json.g().writeEndArray();
-        json.str("user_headers_problem", m.headersProblem()).str("compression", m.compression())
-                .bool("decompressed", m.decompressed()).u64("decoded_length", m.fullLength())
-                .bool("truncated", m.truncated()).str("decode_problem", m.decodeProblem());
-        String text = format == Format.hex ? null : Bytes.printable(m.shown());
+        json.str("user_headers_problem", p.headersProblem()).str("compression", p.compression())
+                .bool("decompressed", p.decompressed()).u64("decoded_length", p.fullLength())
+                .bool("truncated", p.truncated()).str("decode_problem", p.decodeProblem());
+        String text = format == Format.hex ? null : Bytes.printable(p.shown());
         json.str("payload_text", text);
-        json.str("payload_base64", Base64.getEncoder().encodeToString(m.shown()));
+        json.str("payload_base64", Base64.getEncoder().encodeToString(p.shown()));
         json.g().writeEndObject();
     }
 }

@@ -14,6 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 import segtool.analyzers.report.ScanJson;
+import segtool.formats.log.BatchHeader;
+import segtool.formats.log.FrameHeader;
+import segtool.formats.writer.PartitionWriter;
 
 /**
  * Every inspection command, black-box through {@link Main#commandLine()}: output (golden where it is stable),
@@ -295,6 +298,31 @@ class CommandsTest {
         Cli.Result r = Cli.run("hexdump", healthy.segment(0).log(), "99999999");
         assertEquals(ExitCodes.USAGE, r.exit());
         assertTrue(r.err().contains("is at or past the end of the log"), r.toString());
+    }
+
+    // ---- the frame walk, through every command that shows it ----------------------------------------------
+
+    @Test
+    void frameReservedDamage_eachCommandSaysWhereTheFrameWalkStops() throws IOException {
+        Partitions p = Partitions.healthy(root, "frame-reserved");
+        PartitionWriter.BatchInfo b = p.segment(0).batch(2);
+        long frame1 = b.position() + BatchHeader.LENGTH + FrameHeader.LENGTH + 40;
+        Partitions.write(p.segment(0).log(), frame1 + FrameHeader.RESERVED_OFFSET, new byte[]{1});
+        String walk = "frame 1 reserved bytes not zero at " + frame1;
+
+        Cli.Result find = Cli.run("find", p.dir, "--offset", b.baseOffset() + 3);
+        assertEquals(ExitCodes.CHANGES, find.exit(), find.toString());
+        assertTrue(find.out().contains("does not verify: " + walk + ": 0x1"), find.toString());
+        assertTrue(find.out().contains("message 3 of the batch is not readable: " + walk + "\n"), find.toString());
+
+        Cli.Result hex = Cli.run("hexdump", p.segment(0).log(), b.position(), "400");
+        assertTrue(hex.out().contains("frames: " + walk), hex.toString());
+
+        Cli.Result messages = Cli.run("messages", p.segment(0).log(), "--offset", b.baseOffset(), "--limit", "9");
+        assertEquals(ExitCodes.CHANGES, messages.exit(), messages.toString());
+        assertTrue(messages.out().contains("the batch does not verify: " + walk + ": 0x1; messages from 1 on are not "
+                + "shown"), messages.toString());
+        assertTrue(messages.out().contains("1 message(s) shown"), messages.toString());
     }
 
     // ---- stats -------------------------------------------------------------------------------------------

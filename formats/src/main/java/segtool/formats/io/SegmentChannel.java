@@ -60,6 +60,14 @@ public final class SegmentChannel implements Closeable {
         }
     }
 
+    /**
+     * A channel over no bytes, for a {@code .log} that does not exist: the server's stat reads a missing log as
+     * empty, and so may a reader. {@code path} only names it in messages; nothing is opened.
+     */
+    public static SegmentChannel empty(Path path) {
+        return new SegmentChannel(path, null, 0, 256);
+    }
+
     public Path path() {
         return path;
     }
@@ -127,13 +135,37 @@ public final class SegmentChannel implements Closeable {
 
     /** Maps {@code [pos, pos + len)} read-only, for ranges wider than the window. */
     public MappedByteBuffer map(long pos, long len) throws IOException {
-        if (pos < 0 || len < 0 || pos > size || len > size - pos || len > Integer.MAX_VALUE) {
+        if (pos < 0 || len < 0 || pos > size || len > size - pos || len > Integer.MAX_VALUE || channel == null) {
             throw new IllegalArgumentException(path + ": cannot map " + pos + "+" + len);
         }
         try {
             return channel.map(FileChannel.MapMode.READ_ONLY, pos, len);
         } catch (IOException e) {
             throw new IOException(path + " @ " + pos + ": map failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads a range held in one buffer, from {@link #withRange}. */
+    @FunctionalInterface
+    public interface RangeReader<T> {
+        T read(ByteBuffer buffer, int at) throws IOException;
+    }
+
+    /**
+     * Hands {@code [pos, pos + len)} to {@code reader} in one buffer: the window when the range fits it, otherwise a
+     * read-only mapping that is unmapped as soon as the reader returns, so the reader must not keep the buffer.
+     * Either way {@code len} sizes no heap. Requires {@code pos + len <= size()} and {@code len <= 2^31-1}.
+     */
+    public <T> T withRange(long pos, long len, RangeReader<T> reader) throws IOException {
+        if (len <= capacity) {
+            int at = at(pos, (int) len);
+            return reader.read(window, at);
+        }
+        MappedByteBuffer mapped = map(pos, len);
+        try {
+            return reader.read(mapped, 0);
+        } finally {
+            Unmapper.unmap(mapped);
         }
     }
 
@@ -151,6 +183,8 @@ public final class SegmentChannel implements Closeable {
         window = null;
         windowLength = 0;
         DirectBuffers.give(w);
-        channel.close();
+        if (channel != null) {
+            channel.close();
+        }
     }
 }

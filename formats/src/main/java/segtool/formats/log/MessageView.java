@@ -76,9 +76,9 @@ public record MessageView(long index, long position, long offset, long timestamp
     /**
      * Walks the frames of the record held in {@code [at, at + length)} of {@code buf} (header included) and hands
      * each frame to {@code sink}, in order, until the blob is used up, a frame cannot be framed, or the sink
-     * returns false. The walk is F 2.4 over a blob of {@code length - 256} bytes: {@code length} is what the
-     * caller holds, whatever the header's {@code batch_length} says, and neither the header nor the batch checksum
-     * is checked here (see {@link RecordVerifier}). {@code position} is where the record sits in the log.
+     * returns false. The walk is F 2.4 over a blob of {@code length - 256} bytes, the same walk {@link RecordVerifier}
+     * makes: {@code length} is what the caller holds, whatever the header's {@code batch_length} says, and neither
+     * the header nor the batch checksum is checked here. {@code position} is where the record sits in the log.
      *
      * <p>Allocation is bounded by what is present, never by a length read from disk: each frame costs one
      * {@link FrameHeader}, one view and at most {@code maxCopy} bytes for each of its two sections.
@@ -98,44 +98,17 @@ public record MessageView(long index, long position, long offset, long timestamp
         }
         long baseOffset = LittleEndian.u64(buf, at + BatchHeader.BASE_OFFSET_OFFSET);
         long originTimestamp = LittleEndian.u64(buf, at + BatchHeader.ORIGIN_TIMESTAMP_OFFSET);
-        long messageCount = LittleEndian.u32(buf, at + BatchHeader.MESSAGE_COUNT_OFFSET);
-        long pos = BatchHeader.LENGTH;
-        long frames = 0;
-        while (pos < length) {
-            int f = (int) (at + pos);
-            long left = length - pos;
-            if (left < FrameHeader.LENGTH) {
-                return Defect.of(Defect.Code.FRAME_TRUNCATED, position + pos, frames, FrameHeader.LENGTH, left);
-            }
+        return FrameWalk.walk(buf, at, length, position, (index, f, frameLength) -> {
             FrameHeader header = FrameHeader.read(buf, f);
-            if (header.reserved() != 0) {
-                return Defect.of(Defect.Code.FRAME_RESERVED_NOT_ZERO, position + pos, frames, 0, header.reserved());
-            }
-            // Both lengths are u32 in longs: the sum cannot wrap, so a frame claiming 2 x 2^31 bytes overruns.
-            long end = pos + header.frameLength();
-            if (end > length) {
-                return Defect.of(Defect.Code.FRAME_OVERRUNS_BLOB, position + pos, frames, position + length,
-                        position + end);
-            }
             int payloadAt = f + FrameHeader.LENGTH;
             int payloadLength = (int) header.payloadLength();
-            int headersAt = payloadAt + payloadLength;
-            long computed = Xxh3.hash(buf, f + FrameHeader.ID_OFFSET, (int) (end - pos) - FrameHeader.ID_OFFSET);
-            MessageView view = new MessageView(frames, position + pos,
+            long computed = Xxh3.hash(buf, f + FrameHeader.ID_OFFSET, frameLength - FrameHeader.ID_OFFSET);
+            return sink.test(new MessageView(index, position + (f - at),
                     U64.addSat(baseOffset, header.offsetDelta()), U64.addSat(originTimestamp, header.timestampDelta()),
                     header, computed == header.checksum(),
                     copy(buf, payloadAt, Math.min(payloadLength, maxCopy)),
-                    copy(buf, headersAt, (int) Math.min(header.userHeadersLength(), maxCopy)));
-            frames++;
-            pos = end;
-            if (!sink.test(view)) {
-                return null;
-            }
-        }
-        if (frames != messageCount) {
-            return Defect.of(Defect.Code.FRAME_COUNT_MISMATCH, position, 0, messageCount, frames);
-        }
-        return null;
+                    copy(buf, payloadAt + payloadLength, (int) Math.min(header.userHeadersLength(), maxCopy))));
+        });
     }
 
     private static byte[] copy(ByteBuffer buf, int at, int length) {

@@ -3,11 +3,9 @@ package segtool.formats.log;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import segtool.formats.hash.Xxh3;
 import segtool.formats.io.LittleEndian;
 import segtool.formats.io.SegmentChannel;
-import segtool.formats.io.Unmapper;
 
 /**
  * Record verification exactly as F 2.5: the header decodes, frames tile the blob with exactly
@@ -16,6 +14,7 @@ import segtool.formats.io.Unmapper;
  */
 public final class RecordVerifier implements Closeable {
     private final Cover cover = new Cover();
+    private final FrameCheck frameCheck = new FrameCheck(cover);
 
     /**
      * Verifies the {@code length} bytes at {@code at} in {@code buf}, which hold a whole record claimed to be
@@ -44,37 +43,9 @@ public final class RecordVerifier implements Closeable {
         cover.putLong(claimed);
         cover.putInt((int) messageCount);
 
-        long blobEnd = length;
-        long pos = BatchHeader.LENGTH;
-        long frames = 0;
-        while (pos < blobEnd) {
-            int f = (int) (at + pos);
-            if (blobEnd - pos < FrameHeader.LENGTH) {
-                return Defect.of(Defect.Code.FRAME_TRUNCATED, position + pos, frames, FrameHeader.LENGTH,
-                        blobEnd - pos);
-            }
-            long reserved = LittleEndian.u64(buf, f + FrameHeader.RESERVED_OFFSET);
-            if (reserved != 0) {
-                return Defect.of(Defect.Code.FRAME_RESERVED_NOT_ZERO, position + pos, frames, 0, reserved);
-            }
-            long body = LittleEndian.u32(buf, f + FrameHeader.PAYLOAD_LENGTH_OFFSET)
-                    + LittleEndian.u32(buf, f + FrameHeader.USER_HEADERS_LENGTH_OFFSET);
-            long end = pos + FrameHeader.LENGTH + body;
-            if (end > blobEnd) {
-                return Defect.of(Defect.Code.FRAME_OVERRUNS_BLOB, position + pos, frames, position + blobEnd,
-                        position + end);
-            }
-            long stored = LittleEndian.u64(buf, f + FrameHeader.CHECKSUM_OFFSET);
-            long computed = Xxh3.hash(buf, f + FrameHeader.ID_OFFSET, (int) (end - pos - FrameHeader.ID_OFFSET));
-            if (stored != computed) {
-                return Defect.of(Defect.Code.MESSAGE_CHECKSUM_MISMATCH, position + pos, frames, stored, computed);
-            }
-            cover.putLong(stored);
-            frames++;
-            pos = end;
-        }
-        if (frames != messageCount) {
-            return Defect.of(Defect.Code.FRAME_COUNT_MISMATCH, position, 0, messageCount, frames);
+        Defect defect = frameCheck.walk(buf, at, length, position);
+        if (defect != null) {
+            return defect;
         }
         long stored = LittleEndian.u64(buf, at + BatchHeader.CHECKSUM_OFFSET);
         long computed = cover.hash();
@@ -82,6 +53,49 @@ public final class RecordVerifier implements Closeable {
             return Defect.of(Defect.Code.BATCH_CHECKSUM_MISMATCH, position, 0, stored, computed);
         }
         return null;
+    }
+
+    /**
+     * Step 2 of F 2.5: walks the frames ({@link FrameWalk}), compares each stored checksum with the frame's bytes as
+     * the frame is reached, and adds it to the cover. One per verifier, so a verify allocates nothing.
+     */
+    private static final class FrameCheck implements FrameWalk.Visitor<IOException> {
+        private final Cover cover;
+        private ByteBuffer buf;
+        private int at;
+        private long position;
+        private Defect mismatch;
+
+        FrameCheck(Cover cover) {
+            this.cover = cover;
+        }
+
+        /** The first frame defect or checksum mismatch of the record at {@code at}, or null. */
+        Defect walk(ByteBuffer buf, int at, long length, long position) throws IOException {
+            this.buf = buf;
+            this.at = at;
+            this.position = position;
+            this.mismatch = null;
+            try {
+                Defect frames = FrameWalk.walk(buf, at, length, position, this);
+                return mismatch != null ? mismatch : frames;
+            } finally {
+                this.buf = null;   // it may be a mapping the caller is about to unmap
+            }
+        }
+
+        @Override
+        public boolean frame(long index, int f, int length) throws IOException {
+            long stored = LittleEndian.u64(buf, f + FrameHeader.CHECKSUM_OFFSET);
+            long computed = Xxh3.hash(buf, f + FrameHeader.ID_OFFSET, length - FrameHeader.ID_OFFSET);
+            if (stored != computed) {
+                mismatch = Defect.of(Defect.Code.MESSAGE_CHECKSUM_MISMATCH, position + (f - at), index, stored,
+                        computed);
+                return false;
+            }
+            cover.putLong(stored);
+            return true;
+        }
     }
 
     /**
@@ -101,16 +115,7 @@ public final class RecordVerifier implements Closeable {
             // address it, so it cannot verify.
             return Defect.of(Defect.Code.LENGTH_OVER_MAX, position, 0, Integer.MAX_VALUE, length);
         }
-        if (length <= log.capacity()) {
-            int at = log.at(position, (int) length);
-            return verify(log.buffer(), at, length, position);
-        }
-        MappedByteBuffer mapped = log.map(position, length);
-        try {
-            return verify(mapped, 0, length, position);
-        } finally {
-            Unmapper.unmap(mapped);
-        }
+        return log.withRange(position, length, (buf, at) -> verify(buf, at, length, position));
     }
 
     @Override

@@ -2,6 +2,7 @@ package segtool.formats.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -174,5 +175,41 @@ class SegmentChannelTest {
             Files.write(file, new byte[10]);
             assertThrows(IOException.class, () -> ch.at(500, 10));
         }
+    }
+
+    @Test
+    void withRange_usesTheWindowWhenTheRangeFits_andAMappingWhenItDoesNot() throws IOException {
+        Path file = patterned(1000);
+        byte[] all = Files.readAllBytes(file);
+        try (SegmentChannel ch = SegmentChannel.open(file, WINDOW)) {
+            for (long[] range : new long[][]{{100, WINDOW}, {100, WINDOW + 1}, {0, 1000}, {999, 1}, {1000, 0}}) {
+                long pos = range[0];
+                int len = (int) range[1];
+                byte[] got = ch.withRange(pos, len, (buf, at) -> {
+                    assertEquals(len <= WINDOW, buf == ch.buffer(), "window iff the range fits: " + pos + "+" + len);
+                    byte[] out = new byte[len];
+                    buf.get(at, out, 0, len);
+                    return out;
+                });
+                assertArrayEquals(Arrays.copyOfRange(all, (int) pos, (int) pos + len), got);
+            }
+            assertThrows(IllegalArgumentException.class, () -> ch.withRange(990, 11, (buf, at) -> null));
+            assertThrows(IllegalArgumentException.class, () -> ch.withRange(0, 1001, (buf, at) -> null));
+            assertThrows(IllegalArgumentException.class, () -> ch.withRange(0, -1, (buf, at) -> null));
+        }
+    }
+
+    @Test
+    void empty_viewsNoBytesOfAFileThatNeedNotExist() throws IOException {
+        Path missing = dir.resolve("00000000000000000000.log");
+        try (SegmentChannel ch = SegmentChannel.empty(missing)) {
+            assertEquals(missing, ch.path());
+            assertEquals(0, ch.size());
+            assertEquals(256, ch.capacity(), "room for a header, so a cursor accepts it");
+            assertEquals(0, ch.read(0, 0).length);
+            assertThrows(IllegalArgumentException.class, () -> ch.at(0, 1));
+            assertThrows(IllegalArgumentException.class, () -> ch.map(0, 0));
+        }
+        assertFalse(Files.exists(missing), "nothing was created");
     }
 }

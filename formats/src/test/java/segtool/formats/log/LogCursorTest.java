@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -269,6 +270,15 @@ class LogCursorTest {
                 return true;
             }));
             assertEquals(count, seen[0]);
+            long[] frames = {0, 256};
+            assertNull(cursor.frames(first, f -> {
+                assertEquals(frames[0]++, f.index());
+                assertEquals(frames[1], f.position());
+                frames[1] = f.end();
+                return true;
+            }), "the frame walk reads a record wider than the window through a mapping, too");
+            assertEquals(count, frames[0]);
+            assertEquals(first.end(), frames[1]);
 
             // The verifier reuses its spill file; a corrupted frame deep in the record is still found.
             byte[] bad = log.clone();
@@ -282,6 +292,122 @@ class LogCursorTest {
                 assertEquals(100_000, d.index());
                 assertEquals(frame, d.position());
             }
+        }
+    }
+
+    @Test
+    void nextUnverified_framesTheSameRecordsWithoutVerifying_andVerifyChecksOnDemand() throws IOException {
+        byte[] log = Vectors.abc();
+        log[315 + 256 + 48] ^= 1;   // first payload byte of B's message 0
+        try (SegmentChannel ch = SegmentChannel.open(write(log)); LogCursor cursor = new LogCursor(ch)) {
+            List<LogCursor.Batch> framed = new ArrayList<>();
+            for (LogCursor.Batch b; (b = cursor.nextUnverified()) != null; ) {
+                framed.add(b);
+            }
+            assertNull(cursor.stopReason());
+            assertEquals(List.of(0L, 315L, 782L), framed.stream().map(LogCursor.Batch::position).toList());
+            framed.forEach(b -> {
+                assertFalse(b.checked());
+                assertNull(b.defect(), "not verified, so no defect yet");
+                assertFalse(b.verified(), "an unchecked batch does not claim to verify");
+            });
+            LogCursor.Batch b = cursor.verify(framed.get(1));
+            assertTrue(b.checked());
+            assertEquals(Defect.Code.MESSAGE_CHECKSUM_MISMATCH, b.defect().code());
+            assertEquals(framed.get(1).header(), b.header());
+            LogCursor.Batch a = cursor.verify(framed.get(0));
+            assertTrue(a.verified());
+            assertSame(a, cursor.verify(a), "a verified batch is not verified again");
+        }
+    }
+
+    @Test
+    void seek_movesTheWalk_andResumesOneThatEnded() throws IOException {
+        try (SegmentChannel ch = SegmentChannel.open(write(Arrays.copyOf(Vectors.abc(), 1145 + 100)));
+             LogCursor cursor = new LogCursor(ch)) {
+            cursor.seek(782);
+            assertEquals(782, cursor.next().position());
+            assertNull(cursor.next());
+            assertEquals(Defect.Code.HEADER_TRUNCATED, cursor.stopReason().code());
+            cursor.seek(315);
+            assertFalse(cursor.stopped());
+            assertNull(cursor.stopReason());
+            assertEquals(315, cursor.position());
+            LogCursor.Batch b = cursor.next();
+            assertEquals(315, b.position());
+            assertTrue(b.verified());
+            cursor.seek(300);   // inside A: no header there
+            assertNull(cursor.nextUnverified());
+            assertEquals(300, cursor.position());
+            assertNotNull(cursor.stopReason());
+        }
+    }
+
+    @Test
+    void stopHeader_isTheWouldBeHeader_onlyWhenItDecoded() throws IOException {
+        try (SegmentChannel ch = SegmentChannel.open(write(Arrays.copyOf(Vectors.abc(), 1145 - 1)));
+             LogCursor cursor = new LogCursor(ch, 782, BatchHeader.MAX_RECOVERABLE_BATCH_BYTES)) {
+            assertNull(cursor.nextUnverified());
+            assertEquals(Defect.Code.RUNS_PAST_EOF, cursor.stopReason().code());
+            assertEquals(363, cursor.stopHeader().batchLength());
+            assertEquals(4, cursor.stopHeader().baseOffset());
+            cursor.seek(315);
+            assertNull(cursor.stopHeader(), "seek forgets the last stop");
+        }
+        try (SegmentChannel ch = SegmentChannel.open(write(Vectors.abc()));
+             LogCursor cursor = new LogCursor(ch, 0, 466)) {
+            assertNotNull(cursor.nextUnverified());
+            assertNull(cursor.nextUnverified());
+            assertEquals(Defect.Code.LENGTH_OVER_MAX, cursor.stopReason().code());
+            assertEquals(467, cursor.stopHeader().batchLength());
+        }
+        try (SegmentChannel ch = SegmentChannel.open(write(Arrays.copyOf(Vectors.abc(), 1145 + 4096)));
+             LogCursor cursor = new LogCursor(ch, 1145, BatchHeader.MAX_RECOVERABLE_BATCH_BYTES)) {
+            assertNull(cursor.nextUnverified());
+            assertEquals(Defect.Code.LENGTH_TOO_SMALL, cursor.stopReason().code());
+            assertNull(cursor.stopHeader(), "a header that does not decode claims nothing");
+        }
+    }
+
+    @Test
+    void frames_givesEachFramesIndexPositionAndHeader_withoutCopying() throws IOException {
+        try (SegmentChannel ch = SegmentChannel.open(write(Vectors.abc()), 512); LogCursor cursor = new LogCursor(ch)) {
+            cursor.seek(315);
+            LogCursor.Batch b = cursor.nextUnverified();
+            List<LogCursor.Frame> frames = new ArrayList<>();
+            assertNull(cursor.frames(b, frames::add));
+            assertEquals(List.of(0L, 1L, 2L), frames.stream().map(LogCursor.Frame::index).toList());
+            assertEquals(List.of(315L + 256, 315L + 309, 315L + 387),
+                    frames.stream().map(LogCursor.Frame::position).toList());
+            LogCursor.Frame second = frames.get(1);
+            assertEquals(6, second.header().payloadLength());
+            assertEquals(24, second.header().userHeadersLength());
+            assertEquals(315 + 309 + 48, second.payloadPosition());
+            assertEquals(315 + 309 + 48 + 6, second.userHeadersPosition());
+            assertEquals(frames.get(2).position(), second.end());
+            assertEquals(b.end(), frames.get(2).end());
+            assertEquals("2", second.header().id());
+
+            List<LogCursor.Frame> first = new ArrayList<>();
+            assertNull(cursor.frames(b, f -> first.add(f) && false), "a sink that stops ends the walk cleanly");
+            assertEquals(1, first.size());
+        }
+    }
+
+    @Test
+    void frames_ofABrokenBlob_deliverTheWholeFramesThenSayWhy() throws IOException {
+        byte[] log = Vectors.abc();
+        log[315 + 309 + FrameHeader.RESERVED_OFFSET] = 1;
+        try (SegmentChannel ch = SegmentChannel.open(write(log)); LogCursor cursor = new LogCursor(ch)) {
+            cursor.seek(315);
+            LogCursor.Batch b = cursor.nextUnverified();
+            List<LogCursor.Frame> frames = new ArrayList<>();
+            Defect d = cursor.frames(b, frames::add);
+            assertEquals(1, frames.size());
+            assertEquals(Defect.Code.FRAME_RESERVED_NOT_ZERO, d.code());
+            assertEquals(315 + 309, d.position());
+            assertEquals(1, d.index());
+            assertEquals(d, cursor.verify(b).defect(), "the verifier walks the same frames and stops at the same one");
         }
     }
 

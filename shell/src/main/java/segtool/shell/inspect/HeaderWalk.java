@@ -1,13 +1,13 @@
 package segtool.shell.inspect;
 
 import java.io.IOException;
-import segtool.formats.io.U64;
 import segtool.formats.log.BatchHeader;
+import segtool.formats.log.LogCursor;
 import segtool.shell.Cancelled;
 
 /**
- * A walk over batch headers only (no checksums): follows batch_length from a position to the end of the log or to
- * the first header that does not decode or does not fit, counting as it goes. Cheap enough for listings and
+ * A walk over batch headers only (no checksums): the log's cursor, unverified, from a position to the end of the log
+ * or to the first header that does not decode or does not fit, counting as it goes. Cheap enough for listings and
  * statistics; it proves nothing about checksums, and its users say so.
  */
 public final class HeaderWalk {
@@ -24,7 +24,6 @@ public final class HeaderWalk {
     }
 
     public static Summary walk(LogReader log, long from) throws IOException {
-        long pos = from;
         long batches = 0;
         long empty = 0;
         long messages = 0;
@@ -35,17 +34,17 @@ public final class HeaderWalk {
         long minTs = -1;
         long maxTs = -1;
         long maxLen = 0;
-        String stop = null;
-        while (U64.lt(pos, log.length())) {
+        LogCursor cursor = log.cursor();
+        cursor.seek(from);
+        while (true) {
             if ((batches & 255) == 0) {
                 Cancelled.check();
             }
-            LogReader.At at = log.at(pos);
-            if (!at.ok()) {
-                stop = at.problem();
+            LogCursor.Batch b = cursor.nextUnverified();
+            if (b == null) {
                 break;
             }
-            BatchHeader h = at.header();
+            BatchHeader h = b.header();
             batches++;
             maxLen = Math.max(maxLen, h.batchLength());
             if (h.messageCount() == 0) {
@@ -61,8 +60,9 @@ public final class HeaderWalk {
                 minTs = minTs == -1 ? h.baseTimestamp() : Math.min(minTs, h.baseTimestamp());
                 maxTs = Math.max(maxTs, h.baseTimestamp());
             }
-            pos = at.end();
         }
+        long pos = cursor.position();
+        String stop = log.problem();
         return new Summary(from, pos, batches, empty, messages, first, last, firstTs, lastTs, minTs, maxTs, maxLen,
                 stop);
     }

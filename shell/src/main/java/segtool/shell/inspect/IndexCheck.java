@@ -5,6 +5,7 @@ import segtool.formats.index.IndexEntry;
 import segtool.formats.io.U64;
 import segtool.formats.log.BatchHeader;
 import segtool.formats.log.Defect;
+import segtool.formats.log.LogCursor;
 
 /**
  * Whether an index entry describes the batch at its position: Matches(o, t, p) of RECOVERY 2.3 (header fields only,
@@ -42,10 +43,10 @@ public final class IndexCheck {
             return new Mapping("position " + U64.str(p) + " leaves no room for a header in a log of "
                     + U64.str(log.length()) + " bytes", null, false);
         }
-        LogReader.At at = log.at(p);
-        BatchHeader h = at.header();
+        LogCursor.Batch batch = log.at(p);
+        BatchHeader h = batch != null ? batch.header() : log.cursor().stopHeader();
         if (h == null) {
-            return new Mapping("no header at " + U64.str(p) + ": " + at.problem(), null, false);
+            return new Mapping("no header at " + U64.str(p) + ": " + log.problem(), null, false);
         }
         if (partitionId >= 0 && h.partitionId() != partitionId) {
             return new Mapping("batch at " + U64.str(p) + " carries partition_id " + U64.str(h.partitionId())
@@ -62,12 +63,12 @@ public final class IndexCheck {
         if (h.messageCount() == 0) {
             return new Mapping("batch at " + U64.str(p) + " is empty (message_count 0)", null, false);
         }
-        if (!at.ok()) {
-            return new Mapping(at.problem(), null, false);
+        if (batch == null) {
+            return new Mapping(log.problem(), null, false);
         }
         if (!verify) {
             return new Mapping(null, null, false);
         }
-        return new Mapping(null, log.verify(at), true);
+        return new Mapping(null, log.cursor().verify(batch).defect(), true);
     }
 }

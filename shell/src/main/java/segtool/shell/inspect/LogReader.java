@@ -2,22 +2,19 @@ package segtool.shell.inspect;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import segtool.formats.io.SegmentChannel;
 import segtool.formats.io.U64;
 import segtool.formats.log.BatchHeader;
 import segtool.formats.log.Defect;
-import segtool.formats.log.RecordVerifier;
+import segtool.formats.log.LogCursor;
 
 /**
- * Bounded reads of one {@code .log} for the inspection commands: the batch header at a position (or why there is
- * none), record verification (F 2.5) and small byte ranges, all through one reused window. Every length read from
- * disk is checked against the bytes left and MAX_RECOVERABLE_BATCH_BYTES before it is used, and never sizes an
- * allocation; a record wider than the window is verified through a temporary mapping, not the heap.
- *
- * <p>Kept in the shell until the formats module's cursor lands; the commands only use this class's surface.
+ * One {@code .log} opened for the inspection commands: a channel with a 1 MiB window and one {@link LogCursor} over
+ * it, which does all the framing, verifying and frame walking. This class only opens (a missing file reads as an
+ * empty log, as the server's stat does), copies small ranges for display, and words where a walk stopped the way
+ * the commands have always printed it.
  */
 public final class LogReader implements Closeable {
     /** Window for inspection reads: big enough for typical batches, small enough to never matter. */
@@ -25,38 +22,27 @@ public final class LogReader implements Closeable {
 
     private final Path path;
     private final SegmentChannel channel;
-    private final long length;
-    private final long maxBatchBytes;
-    private RecordVerifier verifier;
+    private final LogCursor cursor;
 
-    /** What sits at a position: the header when the 256 bytes decode, and why it cannot be walked, if so. */
-    public record At(long position, BatchHeader header, String problem) {
-        /** True when a whole, plausible record starts here (not yet verified). */
-        public boolean ok() {
-            return problem == null;
-        }
-
-        /** End of the record the header claims, clipped to nothing when there is no header. */
-        public long end() {
-            return header == null ? position : U64.addSat(position, header.batchLength());
-        }
-    }
-
-    private LogReader(Path path, SegmentChannel channel, long length, long maxBatchBytes) {
+    private LogReader(Path path, SegmentChannel channel, long maxBatchBytes) {
         this.path = path;
         this.channel = channel;
-        this.length = length;
-        this.maxBatchBytes = maxBatchBytes;
+        // The cursor's ceiling lies in [256, 2^31-1], 2^31-1 being the most one buffer addresses: a command's ceiling
+        // above it (a --max-message-size-upper past 2 GiB, or one so large it wrapped) walks with 2^31-1; one below
+        // 256 (a negative option value) is raised to 256.
+        long ceiling = Math.max(BatchHeader.LENGTH, U64.min(maxBatchBytes, Integer.MAX_VALUE));
+        this.cursor = new LogCursor(channel, 0, ceiling);
     }
 
-    /** Opens {@code log}; a missing file reads as an empty log, as the server's stat does. */
+    /** Opens {@code log}; a missing file reads as an empty log. */
     public static LogReader open(Path log, long maxBatchBytes) throws IOException {
+        SegmentChannel channel;
         try {
-            SegmentChannel ch = SegmentChannel.open(log, WINDOW);
-            return new LogReader(log, ch, ch.size(), maxBatchBytes);
+            channel = SegmentChannel.open(log, WINDOW);
         } catch (NoSuchFileException missing) {
-            return new LogReader(log, null, 0, maxBatchBytes);
+            channel = SegmentChannel.empty(log);
         }
+        return new LogReader(log, channel, maxBatchBytes);
     }
 
     public Path path() {
@@ -65,85 +51,79 @@ public final class LogReader implements Closeable {
 
     /** The log length at open. */
     public long length() {
-        return length;
+        return channel.size();
     }
 
-    public long maxBatchBytes() {
-        return maxBatchBytes;
+    /** The cursor over this log, from byte 0 until someone {@link LogCursor#seek seeks} it. */
+    public LogCursor cursor() {
+        return cursor;
     }
 
-    /** The header at {@code pos} and whether a whole record of the claimed length fits (RECOVERY 2.3 HeaderAt). */
-    public At at(long pos) throws IOException {
-        if (U64.ge(pos, length)) {
-            return new At(pos, null, "end of log at " + U64.str(length));
+    /**
+     * The record at {@code pos}, framed but not verified (R 2.3 HeaderAt), or null when none starts there; then
+     * {@link #problem()} says why and {@link LogCursor#stopHeader()} holds the header if it decoded. Moves the
+     * cursor.
+     */
+    public LogCursor.Batch at(long pos) throws IOException {
+        cursor.seek(pos);
+        return cursor.nextUnverified();
+    }
+
+    /** Why the cursor's walk stopped, as the commands print it; null while it runs or when it reached the end. */
+    public String problem() {
+        Defect stop = cursor.stopReason();
+        return stop == null || U64.ge(cursor.position(), length()) ? null : describe(stop);
+    }
+
+    /**
+     * A defect as the inspection commands word it: {@link Defect#describe()}, except where they have always said
+     * it their own way (bytes left before a header, the MAX_RECOVERABLE_BATCH_BYTES ceiling by name, the frame walk's
+     * shorter lines). Null for null.
+     */
+    public static String describe(Defect d) {
+        if (d == null) {
+            return null;
         }
-        long left = length - pos;
-        if (left < BatchHeader.LENGTH) {
-            return new At(pos, null, "only " + left + " bytes left at " + U64.str(pos)
-                    + ", too few for a 256-byte header");
+        String at = U64.str(d.position());
+        switch (d.code()) {
+            case HEADER_TRUNCATED:
+                return "only " + d.actual() + " bytes left at " + at + ", too few for a 256-byte header";
+            case LENGTH_OVER_MAX:
+                return "batch_length " + U64.str(d.actual()) + " at " + at + " exceeds MAX_RECOVERABLE_BATCH_BYTES ("
+                        + U64.str(d.expected()) + ")";
+            case FRAME_RESERVED_NOT_ZERO:
+                return "frame " + d.index() + " reserved bytes not zero at " + at;
+            case FRAME_COUNT_MISMATCH:
+                return "message_count " + U64.str(d.expected()) + " but the blob holds " + d.actual()
+                        + " whole frames";
+            default:
+                return d.describe();
         }
-        int i = channel.at(pos, BatchHeader.LENGTH);
-        ByteBuffer b = channel.buffer();
-        BatchHeader h = BatchHeader.read(b, i);
-        Defect d = BatchHeader.check(b, i, pos);
-        if (d != null) {
-            return new At(pos, null, d.describe());
-        }
-        if (U64.gt(h.batchLength(), maxBatchBytes)) {
-            return new At(pos, h, "batch_length " + U64.str(h.batchLength()) + " at " + U64.str(pos)
-                    + " exceeds MAX_RECOVERABLE_BATCH_BYTES (" + U64.str(maxBatchBytes) + ")");
-        }
-        if (U64.gt(h.batchLength(), left)) {
-            return new At(pos, h, "batch_length " + U64.str(h.batchLength()) + " runs past end of log at "
-                    + U64.str(pos) + " (" + left + " bytes left)");
-        }
-        return new At(pos, h, null);
     }
 
     /** Reads the 256 bytes at {@code pos} as header fields without judging them (for hexdump annotations). */
     public BatchHeader rawHeader(long pos) throws IOException {
-        if (U64.gt(U64.addSat(pos, BatchHeader.LENGTH), length)) {
+        if (U64.gt(U64.addSat(pos, BatchHeader.LENGTH), length())) {
             return null;
         }
         int i = channel.at(pos, BatchHeader.LENGTH);
         return BatchHeader.read(channel.buffer(), i);
     }
 
-    /** Verifies the record at {@code at} (which must be {@link At#ok()}): null when it verifies, else the defect. */
-    public Defect verify(At at) throws IOException {
-        if (!at.ok()) {
-            throw new IllegalArgumentException("no whole record at " + at.position());
-        }
-        if (verifier == null) {
-            verifier = new RecordVerifier();
-        }
-        return verifier.verify(channel, at.position(), at.header().batchLength());
-    }
-
     /** Up to {@link #WINDOW} bytes at {@code pos}, clipped to the log's end. */
     public byte[] read(long pos, int len) throws IOException {
-        if (U64.ge(pos, length)) {
+        if (U64.ge(pos, length())) {
             return new byte[0];
         }
-        int n = (int) Math.min(Math.min(len, WINDOW), length - pos);
+        int n = (int) Math.min(Math.min(len, WINDOW), length() - pos);
         return channel.read(pos, n);
-    }
-
-    /** Makes {@code [pos, pos + len)} available in {@link #buffer()}; {@code len <= WINDOW} and within the log. */
-    public int window(long pos, int len) throws IOException {
-        return channel.at(pos, len);
-    }
-
-    public ByteBuffer buffer() {
-        return channel.buffer();
     }
 
     @Override
     public void close() throws IOException {
-        if (verifier != null) {
-            verifier.close();
-        }
-        if (channel != null) {
+        try {
+            cursor.close();
+        } finally {
             channel.close();
         }
     }

@@ -15,7 +15,7 @@ import segtool.analyzers.recovery.Walk;
 import segtool.formats.index.IndexEntry;
 import segtool.formats.io.U64;
 import segtool.formats.log.BatchHeader;
-import segtool.formats.log.Defect;
+import segtool.formats.log.LogCursor;
 import segtool.shell.Cancelled;
 import segtool.shell.inspect.LogReader;
 import segtool.shell.render.SegmentMap.Kind;
@@ -614,19 +614,24 @@ public final class Explainer {
         long first = -1;
         long last = -1;
         String stop = "the end of the log";
-        while (U64.lt(pos, log.length())) {
+        LogCursor cursor = log.cursor();
+        cursor.seek(from);
+        while (true) {
             Cancelled.check();
-            LogReader.At at = log.at(pos);
-            if (!at.ok()) {
-                stop = at.problem();
+            LogCursor.Batch b = cursor.next();
+            if (b == null) {
+                pos = cursor.position();
+                if (log.problem() != null) {
+                    stop = log.problem();
+                }
                 break;
             }
-            Defect d = log.verify(at);
-            if (d != null) {
-                stop = d.describe();
+            if (b.defect() != null) {
+                pos = b.position();
+                stop = b.defect().describe();
                 break;
             }
-            BatchHeader h = at.header();
+            BatchHeader h = b.header();
             if (h.messageCount() > 0) {
                 if (first == -1) {
                     first = h.baseOffset();
@@ -634,7 +639,6 @@ public final class Explainer {
                 last = h.endOffset();
             }
             records++;
-            pos = at.end();
         }
         return new Survivors(from, pos, records, first, last, stop);
     }
@@ -700,8 +704,8 @@ public final class Explainer {
                 long from = s.fromLast == null && s.scan != null && s.scan.structural() && s.last != null
                         ? s.last.position() : 0;
                 c.paint(from, pos, Kind.VERIFIED);
-                LogReader.At at = log.at(pos);
-                return c.paint(pos, at.ok() ? at.end() : pos + BatchHeader.LENGTH, Kind.DAMAGED).spans();
+                LogCursor.Batch at = log.at(pos);
+                return c.paint(pos, at != null ? at.end() : pos + BatchHeader.LENGTH, Kind.DAMAGED).spans();
             }
             case FsyncedRebuildShortfall: {
                 long walked = here.field("walked_position");
@@ -711,8 +715,8 @@ public final class Explainer {
                 long pe = here.field("provable_entries");
                 if (pe > 0) {
                     long pp = here.field("provable_position");
-                    LogReader.At at = log.at(pp);
-                    if (at.ok()) {
+                    LogCursor.Batch at = log.at(pp);
+                    if (at != null) {
                         c.paint(pp, at.end(), Kind.VERIFIED);
                     }
                 }
@@ -737,8 +741,10 @@ public final class Explainer {
 
     /** Where the damaged record ends: its claimed end when its header decodes, else one header's worth. */
     private static long damagedEnd(LogReader log, long dmg, long limit) throws IOException {
-        LogReader.At at = log.at(dmg);
-        long end = at.header() != null && U64.gt(at.end(), dmg) ? at.end() : U64.addSat(dmg, BatchHeader.LENGTH);
+        LogCursor.Batch at = log.at(dmg);
+        BatchHeader h = at != null ? at.header() : log.cursor().stopHeader();
+        long claimedEnd = h == null ? dmg : U64.addSat(dmg, h.batchLength());
+        long end = U64.gt(claimedEnd, dmg) ? claimedEnd : U64.addSat(dmg, BatchHeader.LENGTH);
         return U64.min(end, limit);
     }
 }
