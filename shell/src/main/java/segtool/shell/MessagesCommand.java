@@ -215,8 +215,9 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                         if (frameDefect && m.index() >= frameLimit) {
                             return false;
                         }
-                        // The offset the batch header gives the frame's place, as the seek and the index count.
-                        long o = U64.addSat(h.baseOffset(), m.index());
+                        // F 2.2: message i's offset is base_offset + offset_delta(i) (the reference encoders
+                        // write delta = i, which is what the seek by batch ranges relies on)
+                        long o = m.offset();
                         if (offset != null && U64.lt(o, offset)) {
                             return true;
                         }
