@@ -199,9 +199,7 @@ public final class RecoveryEngine {
 
         SegmentReport rebuildOnly(long start) throws IOException {
             SegmentReport seg = new SegmentReport(start, SegmentFiles.log(dir, start), SegmentFiles.index(dir, start));
-            seg.logLength = length(seg.log);
-            seg.indexLength = length(seg.index);
-            seg.entries = seg.indexLength / IndexEntry.LENGTH;
+            stat(seg);
             seg.step = "R()";
             try (Segment g = new Segment(seg, seg.logLength)) {
                 useRebuild(seg, g.rebuild());
@@ -292,9 +290,7 @@ public final class RecoveryEngine {
         // ---- pass A ----------------------------------------------------------------------------------------
 
         private void judgeSegment(SegmentReport seg) throws IOException, Refusal.Raised {
-            seg.logLength = length(seg.log);
-            seg.indexLength = length(seg.index);
-            seg.entries = seg.indexLength / IndexEntry.LENGTH;
+            stat(seg);
             try (Segment g = new Segment(seg, seg.logLength)) {
                 if (seg.entries == 0) {
                     seg.step = "no-entries";
@@ -422,12 +418,24 @@ public final class RecoveryEngine {
                 empty(seg);
                 return;
             }
+            rebuilt(seg, r);
+        }
+
+        /** The bounds of a REBUILT result: what R() proved, and the rebuilt index. */
+        private void rebuilt(SegmentReport seg, Walk r) {
             seg.result = SegmentReport.Result.REBUILT;
             seg.startTimestamp = r.startTimestamp();
             seg.endTimestamp = r.endTimestamp();
             seg.endOffset = r.endOffset();
             seg.size = r.position();
             seg.indexSize = (long) seg.rebuiltEntries.size() * IndexEntry.LENGTH;
+        }
+
+        /** The lengths boot stats (RECOVERY 4.1): log, index, and whole index entries. */
+        private void stat(SegmentReport seg) throws IOException {
+            seg.logLength = length(seg.log);
+            seg.indexLength = length(seg.index);
+            seg.entries = seg.indexLength / IndexEntry.LENGTH;
         }
 
         private void empty(SegmentReport seg) {
@@ -444,10 +452,8 @@ public final class RecoveryEngine {
         /** RECOVERY 9, item 2: the checkpointed segment is rebuilt from its first {@code Lc} bytes. */
         private void judgeCheckpointSegment(SegmentReport seg, Checkpoint cp) throws IOException, Refusal.Raised {
             seg.step = "checkpoint";
-            long raw = length(seg.log);
-            seg.logLength = raw;
-            seg.indexLength = length(seg.index);
-            seg.entries = seg.indexLength / IndexEntry.LENGTH;
+            stat(seg);
+            long raw = seg.logLength;
             if (U64.lt(raw, cp.length())) {
                 throw new Refusal.Raised(Refusal.of(Refusal.Variant.StorageSizeMismatch, seg.start,
                         "start_offset", seg.start, "on_disk_bytes", raw, "expected_bytes", cp.length()));
@@ -461,12 +467,7 @@ public final class RecoveryEngine {
                             "start_offset", seg.start, "validated_bytes", validated, "expected_bytes", cp.length()));
                 }
                 if (r.provedMessages()) {
-                    seg.result = SegmentReport.Result.REBUILT;
-                    seg.startTimestamp = r.startTimestamp();
-                    seg.endTimestamp = r.endTimestamp();
-                    seg.endOffset = r.endOffset();
-                    seg.size = r.position();
-                    seg.indexSize = (long) seg.rebuiltEntries.size() * IndexEntry.LENGTH;
+                    rebuilt(seg, r);
                 } else {
                     seg.result = SegmentReport.Result.KEEP;
                     seg.endOffset = seg.start;
