@@ -24,14 +24,6 @@ public final class ExitCodes {
     /** The command was interrupted (Ctrl-C in the shell); 128 + SIGINT, as shells report it. */
     public static final int CANCELLED = 130;
 
-    /** The footer form, for commands that still declare their codes in a footer. */
-    public static final String HELP = "%nExit codes:%n"
-            + "  0   everything is clean%n"
-            + "  1   recovery would change files (truncate, rebuild, fence)%n"
-            + "  2   recovery would refuse at least one partition%n"
-            + "  3   I/O errors prevented a verdict%n"
-            + "  64  usage error%n";
-
     /** How a command's exit code reads. */
     public enum Kind { VERDICT, READ, PLAIN, ALL }
 

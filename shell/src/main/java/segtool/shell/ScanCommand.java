@@ -100,19 +100,15 @@ public final class ScanCommand implements Callable<Integer> {
                 new Column().header("SEGMENT").dataAlign(HorizontalAlign.RIGHT).with(s -> Verdicts.u64(s.start)),
                 new Column().header("STATUS").dataAlign(HorizontalAlign.LEFT).with(s -> s.status.json()),
                 new Column().header("LOG BYTES").dataAlign(HorizontalAlign.RIGHT).with(s -> Verdicts.u64(s.logLength)),
-                new Column().header("KEPT").dataAlign(HorizontalAlign.RIGHT).with(s -> bounded(s)
+                new Column().header("KEPT").dataAlign(HorizontalAlign.RIGHT).with(s -> s.hasBounds()
                         ? Verdicts.u64(s.size) : "-"),
-                new Column().header("END OFFSET").dataAlign(HorizontalAlign.RIGHT).with(s -> bounded(s)
+                new Column().header("END OFFSET").dataAlign(HorizontalAlign.RIGHT).with(s -> s.hasBounds()
                         ? Verdicts.u64(s.endOffset) : "-"),
-                new Column().header("INDEX").dataAlign(HorizontalAlign.RIGHT).with(s -> s.entries + (bounded(s)
+                new Column().header("INDEX").dataAlign(HorizontalAlign.RIGHT).with(s -> s.entries + (s.hasBounds()
                         ? " -> " + s.indexSize / 24 : "")),
                 new Column().header("PLAN").dataAlign(HorizontalAlign.LEFT).maxWidth(60).with(ScanCommand::plan)));
     }
 
-    private static boolean bounded(SegmentReport s) {
-        return s.result == SegmentReport.Result.KEEP || s.result == SegmentReport.Result.REBUILT
-                || s.result == SegmentReport.Result.EMPTY;
-    }
 
     private static String plan(SegmentReport s) {
         if (s.refusal != null) {

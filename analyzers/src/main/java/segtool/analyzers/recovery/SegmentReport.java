@@ -69,12 +69,8 @@ public final class SegmentReport {
         return anchorSearch == null ? -1 : entries - anchorSearch.provableEntries();
     }
 
-    /** The lowest position a walk stopped at short of the end, i.e. where the residue starts; -1 if none. */
-    public long damagePosition() {
-        return probes.isEmpty() ? -1 : probes.get(probes.size() - 1).damagePosition();
-    }
-
-    public boolean changesFiles() {
-        return !operations.isEmpty();
+    /** True when pass A gave this segment bounds: KEEP, REBUILT or EMPTY. */
+    public boolean hasBounds() {
+        return result == Result.KEEP || result == Result.REBUILT || result == Result.EMPTY;
     }
 }

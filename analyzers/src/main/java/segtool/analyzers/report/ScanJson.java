@@ -147,8 +147,7 @@ public final class ScanJson {
         u64(before, "log_size", s.logLength);
         u64(before, "index_size", s.indexLength);
         u64(before, "index_entries", s.entries);
-        boolean bounded = s.status != SegmentReport.Status.REFUSED && (s.result == SegmentReport.Result.KEEP
-                || s.result == SegmentReport.Result.REBUILT || s.result == SegmentReport.Result.EMPTY);
+        boolean bounded = s.status != SegmentReport.Status.REFUSED && s.hasBounds();
         if (bounded) {
             ObjectNode after = o.putObject("after");
             u64(after, "end_offset", s.endOffset);
