@@ -1,11 +1,11 @@
 package segtool.formats.hash;
 
 import java.lang.ref.Reference;
-import java.lang.reflect.Field;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 import net.openhft.hashing.Access;
+import segtool.formats.io.UnsafeAccess;
 import net.openhft.hashing.LongHashFunction;
 
 /**
@@ -24,13 +24,10 @@ public final class Xxh3 {
     private static final long ADDRESS_OFFSET;
 
     static {
-        sun.misc.Unsafe unsafe = null;
+        sun.misc.Unsafe unsafe = UnsafeAccess.get();
         long offset = -1;
         try {
-            Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-            f.setAccessible(true);
-            unsafe = (sun.misc.Unsafe) f.get(null);
-            offset = unsafe.objectFieldOffset(Buffer.class.getDeclaredField("address"));
+            offset = unsafe == null ? -1 : unsafe.objectFieldOffset(Buffer.class.getDeclaredField("address"));
         } catch (ReflectiveOperationException | RuntimeException e) {
             unsafe = null;
         }

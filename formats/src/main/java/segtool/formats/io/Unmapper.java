@@ -1,6 +1,5 @@
 package segtool.formats.io;
 
-import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 
 /**
@@ -8,19 +7,9 @@ import java.nio.ByteBuffer;
  * does not pile mappings (and resident pages) up. Falls back to doing nothing where the JDK does not allow it.
  */
 public final class Unmapper {
-    private static final sun.misc.Unsafe UNSAFE = unsafe();
+    private static final sun.misc.Unsafe UNSAFE = UnsafeAccess.get();
 
     private Unmapper() {
-    }
-
-    private static sun.misc.Unsafe unsafe() {
-        try {
-            Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-            f.setAccessible(true);
-            return (sun.misc.Unsafe) f.get(null);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
-        }
     }
 
     /** Unmaps {@code mapped}; the caller must hold no other view of it. */
