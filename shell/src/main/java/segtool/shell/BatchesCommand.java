@@ -11,6 +11,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.exit.ExitCode;
 import segtool.formats.index.IndexEntry;
 import segtool.formats.index.IndexFile;
 import segtool.formats.io.U64;
@@ -180,7 +181,7 @@ public final class BatchesCommand implements Callable<Integer>, ReadCommand {
             pos = cursor.position();
             long notWalked = U64.subSat(log.length(), pos);
             boolean limited = stop == null && count >= max && U64.lt(pos, log.length());
-            int exit = failed == 0 && (stop == null || limited) ? ExitCodes.CLEAN : ExitCodes.CHANGES;
+            int exit = ExitCode.reading(failed != 0 || stop != null && !limited);
             String range = firstOffset == -1 ? "no messages" : "offsets " + U64.str(firstOffset) + ".."
                     + U64.str(lastOffset);
             if (json != null) {

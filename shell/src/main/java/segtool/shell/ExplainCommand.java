@@ -13,6 +13,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.report.ScanJson;
 import segtool.analyzers.target.Targets;
@@ -85,11 +86,11 @@ public final class ExplainCommand implements Callable<Integer> {
             if (wanted != null && r.segments.stream().noneMatch(s -> s.start == wanted)) {
                 throw new Targets.NotATarget(r.partition.directory() + ": no segment " + U64.str(wanted));
             }
-            boolean brief = dataDir && r.severity() == ExitCodes.CLEAN && r.otherMode != null
-                    && r.otherMode.severity() == ExitCodes.CLEAN;
+            boolean brief = dataDir && ExitCode.of(r) == ExitCode.CLEAN && r.otherMode != null
+                    && ExitCode.of(r.otherMode) == ExitCode.CLEAN;
             stories.add(brief ? null : explainer.explain(r, filter));
         }
-        int exit = exitCode(judged, filter);
+        int exit = judged.exitCode(filter);
         PrintWriter out = spec.commandLine().getOut();
         if (output.json) {
             out.println(ScanJson.mapper().writeValueAsString(json(judged, stories, exit)));
@@ -111,19 +112,6 @@ public final class ExplainCommand implements Callable<Integer> {
         }
         out.flush();
         return exit;
-    }
-
-    private static int exitCode(Judged judged, Long filter) {
-        int worst = ExitCodes.CLEAN;
-        for (PartitionReport r : judged.reports()) {
-            if (filter == null || r.outcome != PartitionReport.Outcome.ACCEPTED) {
-                worst = ExitCodes.worst(worst, r.severity());
-            } else {
-                boolean changes = r.segments.stream().anyMatch(s -> s.start == filter && !s.operations.isEmpty());
-                worst = ExitCodes.worst(worst, changes ? ExitCodes.CHANGES : ExitCodes.CLEAN);
-            }
-        }
-        return worst;
     }
 
     private ObjectNode json(Judged judged, List<Explainer.PartitionStory> stories, int exit) {

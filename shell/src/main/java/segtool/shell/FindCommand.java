@@ -13,6 +13,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.exit.ExitCode;
 import segtool.formats.index.IndexEntry;
 import segtool.formats.index.IndexFile;
 import segtool.formats.io.U64;
@@ -84,8 +85,7 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
         List<Long> starts = PartitionFiles.starts(ref.directory());
         Found found = what.offset != null ? byOffset(partition, starts, what.offset)
                 : byTimestamp(partition, starts, what.timestamp);
-        int exit = found != null && found.problem() == null && found.defect() == null ? ExitCodes.CLEAN
-                : ExitCodes.CHANGES;
+        int exit = ExitCode.reading(found == null || found.problem() != null || found.defect() != null);
         PrintWriter out = spec.commandLine().getOut();
         String query = what.offset != null ? "offset " + U64.str(what.offset)
                 : "timestamp " + Times.iso(what.timestamp) + " (" + U64.str(what.timestamp) + ")";

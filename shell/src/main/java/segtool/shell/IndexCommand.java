@@ -9,6 +9,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.exit.ExitCode;
 import segtool.formats.index.IndexEntry;
 import segtool.formats.index.IndexFile;
 import segtool.formats.io.U64;
@@ -136,7 +137,7 @@ public final class IndexCommand implements Callable<Integer>, ReadCommand {
                 }
                 prev = e;
             }
-            int exit = problems == 0 && index.trailingBytes() == 0 ? ExitCodes.CLEAN : ExitCodes.CHANGES;
+            int exit = ExitCode.reading(problems != 0 || index.trailingBytes() != 0);
             String summary = n + " entries: " + matched + " match their batch header" + (noVerify ? ""
                     : ", " + verifiedOk + " of those verify") + "; " + problems + " with a problem"
                     + (shown < n ? " (showing " + shown + ")" : "");

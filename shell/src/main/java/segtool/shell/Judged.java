@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.target.DataDirJudge;
@@ -51,17 +52,13 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
         }
     }
 
-    /** The exit code: the worst partition's severity. */
+    /** The exit code of the verdicts ({@link ExitCode#ofReports}), narrowed to the segment PATH names, if any. */
     public int exitCode() {
-        int worst = ExitCodes.CLEAN;
-        for (PartitionReport r : reports) {
-            if (targets.segment() == null || r.outcome != PartitionReport.Outcome.ACCEPTED) {
-                worst = ExitCodes.worst(worst, r.severity());
-            } else {
-                worst = ExitCodes.worst(worst, r.segments.stream().filter(s -> s.start == targets.segment())
-                        .anyMatch(s -> !s.operations.isEmpty()) ? ExitCodes.CHANGES : ExitCodes.CLEAN);
-            }
-        }
-        return worst;
+        return exitCode(targets.segment());
+    }
+
+    /** The exit code of the verdicts narrowed to {@code segment} (null: whole partitions). */
+    public int exitCode(Long segment) {
+        return ExitCode.ofReports(reports, segment == null ? null : s -> s == segment);
     }
 }

@@ -16,6 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.report.ScanJson;
 import segtool.formats.index.IndexFile;
 import segtool.formats.io.U64;
@@ -129,6 +130,7 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                 }
             }
         }
+        int exit;
         try (JsonOut j = output.json ? JsonOut.to(out) : null) {
             json = j;
             if (json != null) {
@@ -144,7 +146,7 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
             for (int i = first; i < starts.size() && shown < limit && stop == null; i++) {
                 segment(partition, starts.get(i));
             }
-            int exit = stop == null ? ExitCodes.CLEAN : ExitCodes.CHANGES;
+            exit = ExitCode.reading(stop != null);
             if (json != null) {
                 json.g().writeEndArray();
                 json.u64("shown", shown).str("stop", stop);
@@ -162,7 +164,7 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
             }
         }
         out.flush();
-        return stop == null ? ExitCodes.CLEAN : ExitCodes.CHANGES;
+        return exit;
     }
 
     private static boolean isSegment(Path target) {

@@ -15,6 +15,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.target.Targets;
 import segtool.formats.anchor.AnchorRecord;
 import segtool.formats.index.IndexEntry;
@@ -90,7 +91,7 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
                 List<Row> rows = rows(p);
                 List<String> others = others(p.directory(), rows);
                 boolean problems = rows.stream().anyMatch(r -> !r.notes().isEmpty());
-                exit = ExitCodes.worst(exit, problems ? ExitCodes.CHANGES : ExitCodes.CLEAN);
+                exit = ExitCode.combine(exit, ExitCode.reading(problems));
                 if (json != null) {
                     json(json, p, rows, others);
                 } else {

@@ -12,6 +12,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.target.Targets;
 import segtool.formats.index.IndexFile;
 import segtool.formats.io.U64;
@@ -120,7 +121,7 @@ public final class StatsCommand implements Callable<Integer>, ReadCommand {
                     sum.add(c);
                 }
                 total.add(sum);
-                exit = ExitCodes.worst(exit, sum.stops.isEmpty() ? ExitCodes.CLEAN : ExitCodes.CHANGES);
+                exit = ExitCode.combine(exit, ExitCode.reading(!sum.stops.isEmpty()));
                 if (json != null) {
                     json.g().writeStartObject();
                     json.str("path", p.directory().toString());

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.util.List;
+import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.PlannedOp;
 import segtool.analyzers.recovery.SegmentReport;
@@ -108,7 +109,7 @@ public final class RepairJson {
         if (o.after() != null) {
             ObjectNode a = n.putObject("after");
             a.put("verdict", o.after().outcome.json());
-            a.put("exit_code", o.after().severity());
+            a.put("exit_code", ExitCode.of(o.after()));
             a.put("pending_operations", o.after().operations().size());
             ArrayNode segs = a.putArray("segments");
             for (SegmentReport s : o.after().segments) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.recovery.SegmentReport;
@@ -32,7 +33,7 @@ public final class Repairer {
     }
 
     /** Exit code when the data is in use and nothing was changed. */
-    public static final int EXIT_IN_USE = 4;
+    public static final int EXIT_IN_USE = ExitCode.IN_USE;
 
     /** What happened to one partition. */
     public record Outcome(PartitionPath partition, boolean durable, Status status, PartitionReport before,
@@ -44,31 +45,7 @@ public final class Repairer {
          * rebuilt segments), 1 changes pending, 2 refused, 3 I/O error, 4 in use.
          */
         public int exitCode() {
-            switch (status) {
-                case CLEAN:
-                    return pending.isEmpty() ? 0 : 1;
-                case PLANNED:
-                case DECLINED:
-                    return 1;
-                case REFUSED:
-                case NOT_REBUILDABLE:
-                    return 2;
-                case IO_ERROR:
-                    return 3;
-                case IN_USE:
-                    return EXIT_IN_USE;
-                case APPLIED:
-                    if (after == null) {
-                        return 0;
-                    }
-                    if (segments == null || after.outcome != PartitionReport.Outcome.ACCEPTED) {
-                        return Math.min(after.severity(), 3);
-                    }
-                    return after.segments.stream().anyMatch(s -> segments.contains(s.start)
-                            && !s.operations.isEmpty()) ? 1 : 0;
-                default:
-                    throw new IllegalStateException(status.name());
-            }
+            return ExitCode.of(this);
         }
     }
 
@@ -224,16 +201,7 @@ public final class Repairer {
                                  Applier.RestoreResult result, String error) {
         /** 0 restored (or nothing to do), 1 dry run with work to do, 2 conflicts, 3 I/O, 4 in use. */
         public int exitCode() {
-            if (error != null) {
-                return 3;
-            }
-            if (result == null) {
-                return EXIT_IN_USE;
-            }
-            if (!result.conflicts().isEmpty()) {
-                return 2;
-            }
-            return result.applied() || result.actions().isEmpty() ? 0 : 1;
+            return ExitCode.of(this);
         }
     }
 
@@ -355,7 +323,7 @@ public final class Repairer {
                 if (others > 0) {
                     notes.add("the partition still needs " + others + " other operation(s); see segtool repair");
                 }
-            } else if (after.severity() != 0) {
+            } else if (ExitCode.of(after) != ExitCode.CLEAN) {
                 notes.add("after the repair the partition still is not clean: "
                         + (after.refusal != null ? after.refusal.toString() : after.operations().size()
                         + " operation(s) pending") + " (see RECOVERY 11.2 for the one known non-fixpoint)");

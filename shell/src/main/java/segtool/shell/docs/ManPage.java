@@ -8,6 +8,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
+import segtool.analyzers.exit.ExitCode;
 import segtool.shell.Version;
 
 /**
@@ -207,6 +208,7 @@ final class ManPage {
         for (Map.Entry<String, String> e : codes.entrySet()) {
             item(e.getKey().trim(), e.getValue());
         }
+        paragraph(ExitCode.PRECEDENCE_TEXT);
     }
 
     /** The footer: lines after "Examples:" become EXAMPLES (verbatim), the rest NOTES paragraphs. */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.SegmentReport;
 import segtool.formats.io.U64;
@@ -39,7 +40,7 @@ public final class Verdicts {
     public static String tally(List<PartitionReport> reports) {
         int[] bySeverity = new int[4];
         for (PartitionReport r : reports) {
-            bySeverity[r.severity()]++;
+            bySeverity[ExitCode.of(r)]++;
         }
         return reports.size() + " partitions: " + bySeverity[2] + " refused, " + bySeverity[1]
                 + " would change files, " + bySeverity[0] + " clean, " + bySeverity[3] + " I/O errors";

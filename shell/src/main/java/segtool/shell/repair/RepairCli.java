@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.repair.Applier;
 import segtool.analyzers.repair.Confirm;
@@ -106,7 +107,7 @@ final class RepairCli {
     static int worst(List<Repairer.Outcome> outcomes) {
         int worst = ExitCodes.CLEAN;
         for (Repairer.Outcome o : outcomes) {
-            worst = Math.max(worst, o.exitCode());
+            worst = ExitCode.combine(worst, o.exitCode());
         }
         return worst;
     }

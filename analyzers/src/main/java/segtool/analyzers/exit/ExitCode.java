@@ -1,0 +1,171 @@
+package segtool.analyzers.exit;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongPredicate;
+import segtool.analyzers.recovery.PartitionReport;
+import segtool.analyzers.recovery.SegmentReport;
+import segtool.analyzers.repair.Repairer;
+
+/**
+ * Every exit code segtool returns, and the only place one is derived from a result. Commands hand their typed
+ * outcomes here (a partition's verdict, a repair's or restore's outcome, whether reading met damage) and
+ * {@link #combine} folds the results of one run into one code by a single precedence, {@link #PRECEDENCE}.
+ *
+ * <p>Precedence, most urgent first: 130 cancelled, 64 usage, 4 data in use, 3 I/O error, 2 refused, 1 changes or
+ * damage, 0 clean. A run that met a refused partition and an unreadable one exits 3: the unreadable partition has no
+ * verdict at all (it may be refused too), so the operator must see it first; one in use (4) outranks both, since
+ * nothing was changed anywhere and running again later is the whole remedy.
+ */
+public final class ExitCode {
+    /** Clean: recovery would accept everything as it is (read commands: everything read is intact). */
+    public static final int CLEAN = 0;
+    /** Recovery would change files (read commands: reading met damage); a repair still has changes pending. */
+    public static final int CHANGES = 1;
+    /** Recovery refuses at least one partition (restore: a file changed since the repair). */
+    public static final int REFUSED = 2;
+    /** An I/O error prevented a verdict. */
+    public static final int IO_ERROR = 3;
+    /** Another process has the data open (repair, rebuild-index, restore); nothing was changed. */
+    public static final int IN_USE = 4;
+    /** The command line was wrong, or PATH names nothing segtool can open. */
+    public static final int USAGE = 64;
+    /** The command was interrupted (Ctrl-C); 128 + SIGINT, as shells report it. */
+    public static final int CANCELLED = 130;
+
+    /** Most urgent first: when one run has several results, the earliest of these present is the exit code. */
+    public static final List<Integer> PRECEDENCE = List.of(CANCELLED, USAGE, IN_USE, IO_ERROR, REFUSED, CHANGES,
+            CLEAN);
+
+    /** The precedence as one sentence, for --help, the man page and the README. */
+    public static final String PRECEDENCE_TEXT = "When one run has mixed results (several partitions, say one "
+            + "refused and one unreadable), the most urgent code wins: 130, then 64, 4, 3, 2, 1, 0.";
+
+    private ExitCode() {
+    }
+
+    /** Every code with its general meaning, in precedence order reversed (0 first), for documentation. */
+    public static Map<Integer, String> meanings() {
+        Map<Integer, String> m = new LinkedHashMap<>();
+        m.put(CLEAN, "clean: recovery would accept everything as it is; for read commands, everything read is "
+                + "intact; for repair, nothing to change or --apply succeeded");
+        m.put(CHANGES, "recovery would change files (truncate, rebuild an index, fence, delete scratch files); for "
+                + "read commands, reading met damage; for repair and restore, files would change (dry run)");
+        m.put(REFUSED, "recovery would refuse at least one partition (rebuild-index: cannot rebuild; restore: a "
+                + "file changed since the repair); nothing changed");
+        m.put(IO_ERROR, "an I/O error prevented reading or judging");
+        m.put(IN_USE, "repair, rebuild-index, restore: another process has files of the data open; nothing changed");
+        m.put(USAGE, "usage error: bad arguments, or PATH names nothing segtool can open");
+        m.put(CANCELLED, "cancelled (Ctrl-C)");
+        return m;
+    }
+
+    /** The more urgent of two codes by {@link #PRECEDENCE}; a number that is not a segtool exit code is a bug. */
+    public static int combine(int a, int b) {
+        return rank(a) <= rank(b) ? a : b;
+    }
+
+    /** {@link #combine} over several codes; {@link #CLEAN} for none. */
+    public static int combine(Iterable<Integer> codes) {
+        int worst = CLEAN;
+        for (int c : codes) {
+            worst = combine(worst, c);
+        }
+        return worst;
+    }
+
+    private static int rank(int code) {
+        int i = PRECEDENCE.indexOf(code);
+        if (i < 0) {
+            throw new IllegalArgumentException("not a segtool exit code: " + code);
+        }
+        return i;
+    }
+
+    /** One partition's verdict: 3 I/O error, 2 refused, 1 accepted with planned operations, 0 accepted as is. */
+    public static int of(PartitionReport r) {
+        switch (r.outcome) {
+            case IO_ERROR:
+                return IO_ERROR;
+            case REFUSED:
+                return REFUSED;
+            default:
+                return r.operations().isEmpty() ? CLEAN : CHANGES;
+        }
+    }
+
+    /**
+     * A verdict narrowed to some segments (a SEGMENT argument, rebuild-index's segments): a refusal or I/O error of
+     * the partition still counts whole; when accepted, only the planned operations of the chosen segments do.
+     * {@code segments == null} means the whole partition.
+     */
+    public static int of(PartitionReport r, LongPredicate segments) {
+        if (segments == null || r.outcome != PartitionReport.Outcome.ACCEPTED) {
+            return of(r);
+        }
+        for (SegmentReport s : r.segments) {
+            if (segments.test(s.start) && !s.operations.isEmpty()) {
+                return CHANGES;
+            }
+        }
+        return CLEAN;
+    }
+
+    /** Several partitions' verdicts, each narrowed to {@code segments} (null: whole partitions), combined. */
+    public static int ofReports(List<PartitionReport> reports, LongPredicate segments) {
+        int worst = CLEAN;
+        for (PartitionReport r : reports) {
+            worst = combine(worst, of(r, segments));
+        }
+        return worst;
+    }
+
+    /**
+     * One repair or rebuild-index outcome: 0 clean or repaired (the next boot finds nothing to do; for
+     * rebuild-index, nothing for the rebuilt segments), 1 changes pending, 2 refused or not rebuildable, 3 I/O
+     * error, 4 in use.
+     */
+    public static int of(Repairer.Outcome o) {
+        switch (o.status()) {
+            case CLEAN:
+                return o.pending().isEmpty() ? CLEAN : CHANGES;
+            case PLANNED:
+            case DECLINED:
+                return CHANGES;
+            case REFUSED:
+            case NOT_REBUILDABLE:
+                return REFUSED;
+            case IO_ERROR:
+                return IO_ERROR;
+            case IN_USE:
+                return IN_USE;
+            case APPLIED:
+                if (o.after() == null) {
+                    return CLEAN;
+                }
+                return of(o.after(), o.segments() == null ? null : o.segments()::contains);
+            default:
+                throw new IllegalStateException(o.status().name());
+        }
+    }
+
+    /** One restore: 0 restored (or nothing to do), 1 dry run with work to do, 2 conflicts, 3 I/O, 4 in use. */
+    public static int of(Repairer.RestoreOutcome o) {
+        if (o.error() != null) {
+            return IO_ERROR;
+        }
+        if (o.result() == null) {
+            return IN_USE;
+        }
+        if (!o.result().conflicts().isEmpty()) {
+            return REFUSED;
+        }
+        return o.result().applied() || o.result().actions().isEmpty() ? CLEAN : CHANGES;
+    }
+
+    /** A read command (segments, index, batches, messages, find, hexdump, stats): 1 when reading met damage. */
+    public static int reading(boolean damaged) {
+        return damaged ? CHANGES : CLEAN;
+    }
+}
