@@ -16,7 +16,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.report.ScanJson;
-import segtool.analyzers.target.Targets;
+import segtool.analyzers.layout.Targets;
 import segtool.formats.io.U64;
 import segtool.formats.naming.SegmentFiles;
 import segtool.shell.options.OutputOptions;

@@ -7,9 +7,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.recovery.PartitionReport;
-import segtool.analyzers.recovery.RecoveryEngine;
-import segtool.analyzers.target.DataDirJudge;
-import segtool.analyzers.target.Targets;
+import segtool.analyzers.recovery.RecoveryOptions;
+import segtool.analyzers.layout.DataDirJudge;
+import segtool.analyzers.layout.Targets;
 import segtool.formats.naming.PartitionPath;
 import segtool.shell.options.OutputOptions;
 import segtool.shell.options.VerdictOptions;
@@ -36,7 +36,7 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
                         + ": the directory name is not a partition id; pass --partition-id N");
             }
         }
-        RecoveryEngine.Options options = verdict.engineOptions();
+        RecoveryOptions options = verdict.engineOptions();
         DataDirJudge judge = new DataDirJudge(options, Runtime.getRuntime().availableProcessors());
         try (Progress progress = Progress.start(output, "judging")) {
             List<PartitionReport> reports = judge.judge(partitions, verdict.enforceFsync, both, progress);

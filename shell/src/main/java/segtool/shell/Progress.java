@@ -3,7 +3,7 @@ package segtool.shell;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
-import segtool.analyzers.target.DataDirJudge;
+import segtool.analyzers.layout.DataDirJudge;
 import segtool.shell.options.OutputOptions;
 
 /** A progress bar on stderr with bytes per second, only when stderr is a terminal and output is not quiet. */

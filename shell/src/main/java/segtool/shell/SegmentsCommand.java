@@ -16,7 +16,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.exit.ExitCode;
-import segtool.analyzers.target.Targets;
+import segtool.analyzers.layout.Targets;
 import segtool.formats.anchor.AnchorRecord;
 import segtool.formats.index.IndexEntry;
 import segtool.formats.index.IndexFile;

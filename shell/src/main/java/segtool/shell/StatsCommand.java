@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.exit.ExitCode;
-import segtool.analyzers.target.Targets;
+import segtool.analyzers.layout.Targets;
 import segtool.formats.index.IndexFile;
 import segtool.formats.io.U64;
 import segtool.formats.naming.PartitionPath;

@@ -62,6 +62,17 @@ public final class Budget {
         return spentVerify;
     }
 
+    /**
+     * UnverifiedResidue(dmg) of RECOVERY 2.4, built when a charge of {@code budget} fails in segment {@code start}
+     * of log length {@code len}: all four counters at their current cumulative values.
+     */
+    static Refusal unverifiedResidue(Budget budget, long start, long dmg, long len) {
+        return Refusal.of(Refusal.Variant.UnverifiedResidue, start, "start_offset", start, "damage_position", dmg,
+                "residue_bytes", U64.subSat(len, dmg), "candidates_examined", budget.spentUnits(),
+                "budget_units", budget.limitUnits(), "verified_bytes", budget.spentVerify(),
+                "verify_budget_bytes", budget.limitVerify());
+    }
+
     public Budget copy() {
         Budget b = new Budget();
         b.limitUnits = limitUnits;

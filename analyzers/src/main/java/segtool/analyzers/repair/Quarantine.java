@@ -26,7 +26,7 @@ import java.util.Set;
  * A directory without {@code manifest.json} is a preparation that never committed: nothing was changed for it.
  */
 public final class Quarantine {
-    public static final String MARKER = segtool.analyzers.target.Targets.QUARANTINE_MARKER;
+    public static final String MARKER = segtool.analyzers.layout.Targets.QUARANTINE_MARKER;
     public static final String MANIFEST = "manifest.json";
     public static final String JOURNAL = "journal";
     public static final String BYTES = "bytes";

@@ -27,7 +27,7 @@ class CheckpointTest {
     private static final IndexEntry EC = new IndexEntry(4, TC, 782);
 
     private PartitionReport judge(Fixture f, boolean durable, Checkpoint cp) {
-        return new RecoveryEngine(RecoveryEngine.Options.defaults().withCheckpoint(cp)).judge(f.partition, durable);
+        return new RecoveryEngine(RecoveryOptions.defaults().withCheckpoint(cp)).judge(f.partition, durable);
     }
 
     @ParameterizedTest(name = "durable={0}")

@@ -55,7 +55,7 @@ class CutPropertyTest {
 
     private static RecoveryEngine engine(long cut) {
         int[] windows = {1024, 4096, 1 << 22};
-        return new RecoveryEngine(RecoveryEngine.Options.defaults().withThreads(cut % 2 == 0 ? 1 : 2)
+        return new RecoveryEngine(RecoveryOptions.defaults().withThreads(cut % 2 == 0 ? 1 : 2)
                 .withWindow(windows[(int) (cut % 3)]));
     }
 

@@ -60,6 +60,6 @@ final class Fixture {
     }
 
     PartitionReport judge(boolean durable, int threads) {
-        return new RecoveryEngine(RecoveryEngine.Options.defaults().withThreads(threads)).judge(partition, durable);
+        return new RecoveryEngine(RecoveryOptions.defaults().withThreads(threads)).judge(partition, durable);
     }
 }

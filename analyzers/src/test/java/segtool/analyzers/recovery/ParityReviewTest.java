@@ -286,7 +286,7 @@ class ParityReviewTest {
                 .index(0, EA, new IndexEntry(5, TB, 60_000), new IndexEntry(9, TC, 80_000));
         Path p = SegmentFiles.log(f.dir, 0);
         boolean[] shrunk = {false};
-        RecoveryEngine engine = new RecoveryEngine(RecoveryEngine.Options.defaults().withThreads(1).withWindow(4096)
+        RecoveryEngine engine = new RecoveryEngine(RecoveryOptions.defaults().withThreads(1).withWindow(4096)
                 .withProgress(bytes -> {
                     if (!shrunk[0]) {
                         shrunk[0] = true;
@@ -686,7 +686,7 @@ class ParityReviewTest {
                 .index(0, EA);
         List<String> seen = new ArrayList<>();
         for (int threads : new int[]{1, 4}) {
-            RecoveryEngine engine = new RecoveryEngine(RecoveryEngine.Options.defaults().withThreads(threads)
+            RecoveryEngine engine = new RecoveryEngine(RecoveryOptions.defaults().withThreads(threads)
                     .withWindow(4096));
             PartitionReport r = engine.judge(f.partition, durable);
             SegmentReport s = r.segments.get(0);

@@ -129,7 +129,7 @@ class ProbeEquivalenceTest {
             // chain exactly; start the residue with a byte that cannot do that
             log[head.length + 8] = (byte) 0xEE;
             Fixture f = new Fixture(root.resolve("s" + seed + "w" + window), 1).log(0, log);
-            PartitionReport got = new RecoveryEngine(RecoveryEngine.Options.defaults().withThreads(1)
+            PartitionReport got = new RecoveryEngine(RecoveryOptions.defaults().withThreads(1)
                     .withWindow(window)).judge(f.partition, false);
             long[] candidates = new long[1];
             Refusal want = reference(log, 0, head.length, true, 1, candidates);

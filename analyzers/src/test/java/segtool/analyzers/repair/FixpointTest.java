@@ -14,6 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import segtool.analyzers.recovery.RecoveryEngine;
+import segtool.analyzers.recovery.RecoveryOptions;
 import segtool.formats.naming.PartitionPath;
 
 /**
@@ -34,7 +35,7 @@ class FixpointTest {
     }
 
     /** One verifying thread: test partitions are small, and a pool per judgement costs more than it saves. */
-    static final RecoveryEngine ENGINE = new RecoveryEngine(RecoveryEngine.Options.defaults().withThreads(1));
+    static final RecoveryEngine ENGINE = new RecoveryEngine(RecoveryOptions.defaults().withThreads(1));
 
     static Repairer repairer() {
         return repairer(StepHook.NONE);

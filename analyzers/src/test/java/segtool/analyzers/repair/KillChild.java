@@ -2,6 +2,7 @@ package segtool.analyzers.repair;
 
 import java.nio.file.Path;
 import segtool.analyzers.recovery.RecoveryEngine;
+import segtool.analyzers.recovery.RecoveryOptions;
 import segtool.formats.naming.PartitionPath;
 
 /**
@@ -23,7 +24,7 @@ public final class KillChild {
                 System.out.flush();
             }
         };
-        Repairer repairer = new Repairer(new RecoveryEngine(RecoveryEngine.Options.defaults().withThreads(1)),
+        Repairer repairer = new Repairer(new RecoveryEngine(RecoveryOptions.defaults().withThreads(1)),
                 new ServerGuard()::check, new Applier(hook, "kill-test"), plan -> true);
         Repairer.Outcome o = repairer.repair(PartitionPath.of(dir), durable, true, false);
         System.out.println("DONE " + o.status() + " " + o.error() + " " + o.notes());

@@ -3,7 +3,7 @@ package segtool.shell.inspect;
 import java.io.IOException;
 import java.nio.file.Path;
 import picocli.CommandLine.Model.CommandSpec;
-import segtool.analyzers.target.Targets;
+import segtool.analyzers.layout.Targets;
 import segtool.formats.naming.PartitionPath;
 import segtool.shell.ShellSession;
 

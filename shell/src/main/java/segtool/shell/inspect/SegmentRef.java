@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.StringJoiner;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
-import segtool.analyzers.target.Targets;
+import segtool.analyzers.layout.Targets;
 import segtool.formats.io.U64;
 import segtool.formats.naming.PartitionPath;
 import segtool.formats.naming.SegmentFiles;

@@ -3,7 +3,7 @@ package segtool.shell.options;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import segtool.analyzers.recovery.Checkpoint;
-import segtool.analyzers.recovery.RecoveryEngine;
+import segtool.analyzers.recovery.RecoveryOptions;
 import segtool.formats.io.U64;
 
 /** Options that change the verdict: the topic's enforce_fsync, the partition id, the server build's limits. */
@@ -27,8 +27,8 @@ public final class VerdictOptions {
     public Checkpoint checkpoint;
 
     /** The engine options these flags ask for. */
-    public RecoveryEngine.Options engineOptions() {
-        RecoveryEngine.Options o = RecoveryEngine.Options.defaults().withMaxMessageSizeUpper(maxMessageSizeUpper);
+    public RecoveryOptions engineOptions() {
+        RecoveryOptions o = RecoveryOptions.defaults().withMaxMessageSizeUpper(maxMessageSizeUpper);
         return checkpoint == null ? o : o.withCheckpoint(checkpoint);
     }
 

@@ -13,7 +13,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.repair.RepairJson;
 import segtool.analyzers.repair.Repairer;
 import segtool.analyzers.report.ScanJson;
-import segtool.analyzers.target.Targets;
+import segtool.analyzers.layout.Targets;
 import segtool.formats.naming.PartitionPath;
 import segtool.shell.Version;
 import segtool.shell.options.OutputOptions;

@@ -9,12 +9,13 @@ import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.recovery.RecoveryEngine;
+import segtool.analyzers.recovery.RecoveryOptions;
 import segtool.analyzers.repair.Applier;
 import segtool.analyzers.repair.Confirm;
 import segtool.analyzers.repair.Repairer;
 import segtool.analyzers.repair.ServerGuard;
 import segtool.analyzers.repair.StepHook;
-import segtool.analyzers.target.Targets;
+import segtool.analyzers.layout.Targets;
 import segtool.formats.naming.PartitionPath;
 import segtool.shell.ExitCodes;
 import segtool.shell.Version;
@@ -59,10 +60,10 @@ final class RepairCli {
     }
 
     static Repairer repairer(long maxMessageSizeUpper, Confirm confirm) {
-        return repairer(RecoveryEngine.Options.defaults().withMaxMessageSizeUpper(maxMessageSizeUpper), confirm);
+        return repairer(RecoveryOptions.defaults().withMaxMessageSizeUpper(maxMessageSizeUpper), confirm);
     }
 
-    private static Repairer repairer(RecoveryEngine.Options options, Confirm confirm) {
+    private static Repairer repairer(RecoveryOptions options, Confirm confirm) {
         RecoveryEngine engine = new RecoveryEngine(options);
         return new Repairer(engine, new ServerGuard()::check, new Applier(StepHook.NONE, Version.current()),
                 confirm);

@@ -1,4 +1,4 @@
-package segtool.analyzers.target;
+package segtool.analyzers.layout;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;

@@ -1,4 +1,4 @@
-package segtool.analyzers.target;
+package segtool.analyzers.layout;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.RecoveryEngine;
+import segtool.analyzers.recovery.RecoveryOptions;
 import segtool.formats.naming.PartitionPath;
 
 /**
@@ -24,10 +25,10 @@ public final class DataDirJudge {
         Progress NONE = (d, t, b, tb) -> { };
     }
 
-    private final RecoveryEngine.Options options;
+    private final RecoveryOptions options;
     private final int threads;
 
-    public DataDirJudge(RecoveryEngine.Options options, int threads) {
+    public DataDirJudge(RecoveryOptions options, int threads) {
         this.options = options;
         this.threads = Math.max(1, threads);
     }

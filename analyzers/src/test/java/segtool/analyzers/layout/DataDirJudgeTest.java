@@ -1,4 +1,4 @@
-package segtool.analyzers.target;
+package segtool.analyzers.layout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import segtool.analyzers.recovery.PartitionReport;
-import segtool.analyzers.recovery.RecoveryEngine;
+import segtool.analyzers.recovery.RecoveryOptions;
 import segtool.formats.naming.PartitionPath;
 import segtool.formats.writer.PartitionWriter;
 
@@ -39,13 +39,13 @@ class DataDirJudgeTest {
         assertEquals(6, t.partitions().size(), "fence directories are not partitions");
         AtomicInteger done = new AtomicInteger();
         AtomicLong bytes = new AtomicLong();
-        List<PartitionReport> parallel = new DataDirJudge(RecoveryEngine.Options.defaults(), 3)
+        List<PartitionReport> parallel = new DataDirJudge(RecoveryOptions.defaults(), 3)
                 .judge(t.partitions(), false, true, (d, total, b, tb) -> {
                     done.set(d);
                     bytes.set(b);
                     assertEquals(6, total);
                 });
-        List<PartitionReport> oneByOne = new DataDirJudge(RecoveryEngine.Options.defaults(), 1)
+        List<PartitionReport> oneByOne = new DataDirJudge(RecoveryOptions.defaults(), 1)
                 .judge(t.partitions(), false, false, DataDirJudge.Progress.NONE);
         assertEquals(6, done.get());
         long total = 0;

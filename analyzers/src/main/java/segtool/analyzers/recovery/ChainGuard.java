@@ -1,0 +1,94 @@
+package segtool.analyzers.recovery;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import segtool.formats.anchor.AnchorRecord;
+import segtool.formats.io.U64;
+import segtool.formats.naming.SegmentFiles;
+
+/**
+ * Pass B of RECOVERY 5, the chain guard: over the planned segments, sums {@code recoverable_bytes} and checks each
+ * adjacent pair, refusing EmptyNonTailSegment or Hole at the first failing pair. A gap between two segments is
+ * admitted only by the later segment's anchor ({@link #admits}).
+ */
+public final class ChainGuard {
+    private ChainGuard() {
+    }
+
+    /**
+     * Anchor admission, RECOVERY 5 step 2.4: the gap from {@code previousEnd} (the end offset of the segment
+     * starting at {@code previousStart}) to {@code nextStart} is admitted iff {@code previousEnd < nextStart} and a
+     * valid {@code anchor} names exactly this pair: {@code planted_start = nextStart}, {@code sealed_start =
+     * previousStart}, {@code sealed_end = previousEnd}. Overlaps and backward pairs are never admitted. The caller
+     * has already found the pair not contiguous.
+     */
+    public static boolean admits(long previousStart, long previousEnd, long nextStart, AnchorRecord anchor) {
+        return U64.lt(previousEnd, nextStart) && anchor != null
+                && anchor.plantedStart() == nextStart && anchor.sealedStart() == previousStart
+                && anchor.sealedEnd() == previousEnd;
+    }
+
+    /** RECOVERY 5 step 2.2: {@code previousEnd + 1 = nextStart}, where an end offset of 2^64-1 never matches. */
+    public static boolean contiguous(long previousEnd, long nextStart) {
+        return previousEnd != U64.MAX && previousEnd + 1 == nextStart;
+    }
+
+    /**
+     * Reads an anchor file as pass B does (RECOVERY 5 step 2.3): null when it is missing, not 40 bytes long, or
+     * fails its magic or checksum (F 6); any other stat or read error is an I/O error naming the file.
+     */
+    public static AnchorRecord readAnchor(Path p) throws IOException {
+        try {
+            if (Files.size(p) != AnchorRecord.LENGTH) {
+                return null;
+            }
+            return AnchorRecord.decode(Files.readAllBytes(p));
+        } catch (NoSuchFileException missing) {
+            return null;
+        } catch (IOException e) {
+            throw new IOException(p + ": cannot read anchor: " + e.getMessage(), e);
+        }
+    }
+
+    /** Runs pass B over {@code report}'s segments; anchors the sweep deletes read as missing. */
+    static void run(PartitionReport report, Path dir, Sweep sweep) throws IOException, Refusal.Raised {
+        List<SegmentReport> segments = report.segments;
+        long recoverable = 0;
+        for (SegmentReport s : segments) {
+            recoverable = U64.addSat(recoverable, s.size);
+        }
+        report.recoverableBytes = recoverable;
+        for (int i = 1; i < segments.size(); i++) {
+            SegmentReport prev = segments.get(i - 1);
+            SegmentReport next = segments.get(i);
+            if (prev.size == 0) {
+                throw refused(prev, Refusal.of(Refusal.Variant.EmptyNonTailSegment, prev.start,
+                        "empty_start", prev.start, "next_start", next.start, "recoverable_bytes", recoverable));
+            }
+            if (contiguous(prev.endOffset, next.start)) {
+                continue;
+            }
+            Path anchorFile = SegmentFiles.anchor(dir, next.start);
+            AnchorRecord anchor = sweep.deletes(anchorFile) ? null : readAnchor(anchorFile);
+            if (!admits(prev.start, prev.endOffset, next.start, anchor)) {
+                throw refused(next, Refusal.of(Refusal.Variant.Hole, next.start,
+                        "previous_start", prev.start, "previous_end", prev.endOffset, "next_start", next.start,
+                        "recoverable_bytes", recoverable));
+            }
+            next.anchoredGap = anchor;
+        }
+    }
+
+    /**
+     * Marks the segment a chain refusal is about: the empty one, or the later one of the pair. By position, not by
+     * start offset, which duplicate start offsets (RECOVERY 3) make ambiguous.
+     */
+    private static Refusal.Raised refused(SegmentReport seg, Refusal refusal) {
+        seg.status = SegmentReport.Status.REFUSED;
+        seg.refusal = refusal;
+        return new Refusal.Raised(refusal);
+    }
+}

@@ -1,0 +1,81 @@
+package segtool.analyzers.recovery;
+
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+import segtool.formats.io.U64;
+import segtool.formats.naming.SegmentFiles;
+
+/**
+ * The plan of pass C (RECOVERY 6): for each segment, in the order of 6.1, the file operations that make the disk
+ * match pass A's bounds (fence, truncate the log, install or truncate the index), and the segment's scan status.
+ * Nothing is performed. A transient failure pass C would meet (all fence names taken, 6.2) is kept and raised only
+ * if passes A and B accept.
+ */
+final class PassCPlan {
+    private final Path dir;
+    private final Set<Path> plannedFences = new HashSet<>();
+    private String failure;
+
+    PassCPlan(Path dir) {
+        this.dir = dir;
+    }
+
+    /** The transient failure pass C would meet, or null. */
+    String failure() {
+        return failure;
+    }
+
+    /** Plans pass C for {@code seg}; {@code checkpointSegment} skips the log truncation (RECOVERY 9). */
+    void plan(SegmentReport seg, boolean checkpointSegment) {
+        long logNow = seg.logLength;
+        long indexNow = seg.indexLength;
+        boolean floored = false;
+        if (seg.recoveredEmpty && (logNow > 0 || indexNow > 0)) {
+            Path fence = nextFence();
+            if (fence == null && failure == null) {
+                failure = SegmentFiles.fence(dir, 0) + " .. "
+                        + SegmentFiles.fence(dir, RecoveryEngine.FENCED_DIR_PROBE_LIMIT - 1).getFileName()
+                        + ": all " + RecoveryEngine.FENCED_DIR_PROBE_LIMIT + " fence directory names are taken;"
+                        + " pass C cannot fence segment " + U64.str(seg.start)
+                        + " (cannot write to file: the boot fails)";
+            }
+            seg.operations.add(new PlannedOp.Fence(seg.log, seg.start, fence, logNow, indexNow));
+            logNow = 0;
+            indexNow = 0;
+        }
+        if (!checkpointSegment && logNow != seg.size) {
+            seg.operations.add(new PlannedOp.TruncateLog(seg.log, seg.start, logNow, seg.size));
+        }
+        if (seg.result == SegmentReport.Result.REBUILT) {
+            seg.operations.add(new PlannedOp.InstallIndex(seg.index, seg.start,
+                    SegmentFiles.indexStaging(dir, seg.start), seg.rebuiltEntries, indexNow));
+        } else if (indexNow != seg.indexSize) {
+            seg.operations.add(new PlannedOp.TruncateIndex(seg.index, seg.start, indexNow, seg.indexSize));
+            floored = seg.result == SegmentReport.Result.KEEP;
+        }
+        if (seg.recoveredEmpty) {
+            seg.status = SegmentReport.Status.RECOVERED_EMPTY;
+        } else if ((!checkpointSegment && seg.size != seg.logLength) || floored) {
+            seg.status = SegmentReport.Status.TRUNCATED;
+        } else if (seg.result == SegmentReport.Result.REBUILT) {
+            seg.status = SegmentReport.Status.INDEX_REBUILT;
+        } else {
+            seg.status = SegmentReport.Status.CLEAN;
+        }
+    }
+
+    /** The first free {@code <S>.fenced.<n>} name (6.2) not already planned for another segment, or null. */
+    private Path nextFence() {
+        for (int k = 0; k < RecoveryEngine.FENCED_DIR_PROBE_LIMIT; k++) {
+            Path candidate = SegmentFiles.fence(dir, k);
+            // create_dir fails with "exists" for any entry of that name, a dangling symlink included
+            if (!Files.exists(candidate, LinkOption.NOFOLLOW_LINKS) && plannedFences.add(candidate)) {
+                return candidate;
+            }
+        }
+        return null;
+    }
+}

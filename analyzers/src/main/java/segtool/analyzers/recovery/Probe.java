@@ -1,0 +1,140 @@
+package segtool.analyzers.recovery;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import segtool.formats.io.LittleEndian;
+import segtool.formats.io.SegmentChannel;
+import segtool.formats.io.U64;
+import segtool.formats.log.BatchHeader;
+
+/**
+ * The damage probe Probe(dmg, chain_end) of RECOVERY 4.7: classifies the residue {@code [dmg, L)} a walk left as a
+ * torn tail, or refuses with InteriorDamage (a survivor verifies) or UnverifiedResidue (a budget charge failed).
+ * Every run is recorded as a {@link ProbeResult}, a refused one included.
+ */
+final class Probe {
+    private final SegmentLog log;
+    private final Budget budget;
+    private final List<ProbeResult> findings;
+
+    /** A probe over {@code log} charging {@code budget}; each run's result is added to {@code findings}. */
+    Probe(SegmentLog log, Budget budget, List<ProbeResult> findings) {
+        this.log = log;
+        this.budget = budget;
+        this.findings = findings;
+    }
+
+    /** Probe(dmg, chain_end); {@code hasChainEnd} false stands for chain end "none". */
+    void run(long dmg, boolean hasChainEnd, long chainEnd) throws IOException, Refusal.Raised {
+        long len = log.length();
+        if (U64.ge(dmg, len)) {
+            return;
+        }
+        long residue = len - dmg;
+        budget.grow(residue);
+        long candidates = 0;
+        long verifications = 0;
+        long verified = 0;
+        // Candidates are examined one byte apart, in order, every one charged as the spec requires. The loop reads
+        // the window directly; where a candidate's batch_length is below 256 (bytes 33..39 of its header zero),
+        // every following candidate whose batch_length bytes are still zero is rejected and charged in bulk up to
+        // the next nonzero byte, so a zero-filled tail costs a word scan.
+        SegmentChannel window = log.window();
+        long lastCandidate = len - BatchHeader.LENGTH;
+        long c = dmg + 1;
+        while (c <= lastCandidate) {
+            int i = window.at(c, BatchHeader.LENGTH);
+            ByteBuffer b = window.buffer();
+            long stop = Math.min(lastCandidate, window.windowEnd() - BatchHeader.LENGTH);
+            boolean moved = false;
+            while (c <= stop && !moved) {
+                candidates++;
+                if ((candidates & 0xFFFF) == 0) {
+                    RecoveryEngine.checkCancelled();
+                }
+                if (!budget.chargeCandidate()) {
+                    findings.add(new ProbeResult(dmg, residue, candidates, verifications, verified, -1, true));
+                    throw new Refusal.Raised(unverifiedResidue(dmg));
+                }
+                if (U64.lt(LittleEndian.u64(b, i + BatchHeader.BATCH_LENGTH_OFFSET), BatchHeader.LENGTH)) {
+                    long skip = zeroRun(b, i, stop - c);
+                    if (skip > 0) {
+                        long charged = budget.chargeCandidates(skip);
+                        candidates += charged;
+                        if (charged != skip || U64.gt(budget.spentUnits(), budget.limitUnits())) {
+                            findings.add(new ProbeResult(dmg, residue, candidates, verifications, verified, -1,
+                                    true));
+                            throw new Refusal.Raised(unverifiedResidue(dmg));
+                        }
+                    }
+                    c += 1 + skip;
+                    i += 1 + (int) skip;
+                    continue;
+                }
+                if (BatchHeader.decodes(b, i)) {
+                    BatchHeader h = BatchHeader.read(b, i);
+                    moved = examine(dmg, residue, c, h, hasChainEnd, chainEnd, candidates, verifications, verified);
+                    if (moved) {
+                        verifications++;
+                        verified = U64.addSat(verified, h.batchLength());
+                    }
+                }
+                c++;
+                i++;
+            }
+        }
+        findings.add(new ProbeResult(dmg, residue, candidates, verifications, verified, -1, false));
+    }
+
+    /**
+     * For a candidate at window index {@code i} whose batch_length bytes 33..39 are zero: how many of the next
+     * candidates (at most {@code maxSkip}) also have only zero bytes in their batch_length bytes 33..39, and so
+     * cannot decode. Candidate {@code i + k} reads bytes {@code i + k + 33 .. i + k + 39}.
+     */
+    private static int zeroRun(ByteBuffer b, int i, long maxSkip) {
+        int limit = (int) Math.min(maxSkip, Integer.MAX_VALUE - 64L);
+        int j = i + 40;
+        int end = i + 40 + limit;
+        while (j + Long.BYTES <= end && LittleEndian.u64(b, j) == 0) {
+            j += Long.BYTES;
+        }
+        while (j < end && b.get(j) == 0) {
+            j++;
+        }
+        // bytes [i + 40, j) are zero: candidates i + 1 .. i + (j - i - 40) see only zeros in 33..39
+        return j - i - 40;
+    }
+
+    /**
+     * Steps 3.3-3.4 of RECOVERY 4.7 for a candidate whose header decodes: charge and verify it when it advances the
+     * chain, fits and holds messages. Returns true when it was verified (and failed), which moves the window; a
+     * survivor or an exhausted budget refuses.
+     */
+    private boolean examine(long dmg, long residue, long c, BatchHeader h, boolean hasChainEnd, long chainEnd,
+                            long candidates, long verifications, long verified) throws IOException, Refusal.Raised {
+        long s = log.start();
+        long len = log.length();
+        boolean advances = hasChainEnd ? U64.gt(h.baseOffset(), chainEnd) : U64.ge(h.baseOffset(), s);
+        boolean fits = U64.le(h.batchLength(), log.maxBatchBytes()) && U64.le(U64.addSat(c, h.batchLength()), len);
+        if (!(advances && fits && h.messageCount() > 0)) {
+            return false;
+        }
+        long nowVerifications = verifications + 1;
+        long nowVerified = U64.addSat(verified, h.batchLength());
+        if (!budget.chargeVerify(h.batchLength())) {
+            findings.add(new ProbeResult(dmg, residue, candidates, nowVerifications, nowVerified, -1, true));
+            throw new Refusal.Raised(unverifiedResidue(dmg));
+        }
+        if (log.verifyAside(c, h.batchLength()) == null) {
+            findings.add(new ProbeResult(dmg, residue, candidates, nowVerifications, nowVerified, c, false));
+            throw new Refusal.Raised(Refusal.of(Refusal.Variant.InteriorDamage, s,
+                    "start_offset", s, "damage_position", dmg, "survivor_position", c));
+        }
+        return true;
+    }
+
+    private Refusal unverifiedResidue(long dmg) {
+        return Budget.unverifiedResidue(budget, log.start(), dmg, log.length());
+    }
+}

@@ -1,0 +1,47 @@
+package segtool.analyzers.recovery;
+
+import java.util.function.LongConsumer;
+import segtool.formats.io.SegmentChannel;
+import segtool.formats.log.BatchHeader;
+
+/**
+ * The tool's parameters for one engine (RECOVERY 1, 13.1). {@code maxMessageSizeUpperBytes} is the server build's
+ * {@code MAX_MESSAGE_SIZE_UPPER_BYTES}; {@code window} the read window per open log; {@code threads} how many cores
+ * verify records ahead of the walk; {@code checkpoint} the WAL checkpoint of section 9, usually null;
+ * {@code walked} is told the length of every record a walk accepts. None of them but the first and the checkpoint
+ * can change a verdict.
+ */
+public record RecoveryOptions(long maxMessageSizeUpperBytes, int window, int threads, Checkpoint checkpoint,
+                              LongConsumer walked) {
+    public static RecoveryOptions defaults() {
+        return new RecoveryOptions(RecoveryEngine.MAX_MESSAGE_SIZE_UPPER_BYTES, SegmentChannel.DEFAULT_WINDOW,
+                Integer.getInteger("segtool.threads", Runtime.getRuntime().availableProcessors()), null,
+                bytes -> { });
+    }
+
+    public RecoveryOptions withCheckpoint(Checkpoint c) {
+        return new RecoveryOptions(maxMessageSizeUpperBytes, window, threads, c, walked);
+    }
+
+    public RecoveryOptions withThreads(int n) {
+        return new RecoveryOptions(maxMessageSizeUpperBytes, window, n, checkpoint, walked);
+    }
+
+    public RecoveryOptions withMaxMessageSizeUpper(long bytes) {
+        return new RecoveryOptions(bytes, window, threads, checkpoint, walked);
+    }
+
+    public RecoveryOptions withWindow(int bytes) {
+        return new RecoveryOptions(maxMessageSizeUpperBytes, bytes, threads, checkpoint, walked);
+    }
+
+    /** Told the length of every record a walk accepts, for progress bars; called on the judging thread. */
+    public RecoveryOptions withProgress(LongConsumer bytesWalked) {
+        return new RecoveryOptions(maxMessageSizeUpperBytes, window, threads, checkpoint, bytesWalked);
+    }
+
+    /** {@code MAXB} of RECOVERY 2.1: {@code MAX_MESSAGE_SIZE_UPPER_BYTES + 256}. */
+    public long maxBatchBytes() {
+        return maxMessageSizeUpperBytes + BatchHeader.LENGTH;
+    }
+}

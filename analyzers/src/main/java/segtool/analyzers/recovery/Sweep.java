@@ -1,0 +1,176 @@
+package segtool.analyzers.recovery;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import segtool.formats.io.U64;
+import segtool.formats.naming.SegmentFiles;
+
+/**
+ * Step 0 of RECOVERY 3: the directory sweep and the segment list. {@link #of(Path)} lists a partition directory and
+ * classifies every entry as the server does, without deleting anything: what it deletes, which start offsets it
+ * reads, and what it ignores. Symbolic links are not followed when deciding whether an entry is a directory, as the
+ * server's {@code remove_file} does not follow them (it unlinks a link to a directory, and fails on a directory,
+ * which is only logged).
+ */
+public final class Sweep {
+    /** How the sweep treats one directory entry. */
+    public enum Kind {
+        /** A {@code .log} whose stem parses as an unsigned 64-bit decimal: it names a segment start offset. */
+        SEGMENT_LOG,
+        /** A {@code .log} whose stem is not a start offset: the server ignores it. */
+        UNNAMED_LOG,
+        /** An {@code .index} or {@code .anchor} with a {@code .log} of the same stem beside it: kept. */
+        COMPANION,
+        /** A name ending in {@code .staging}: scratch, deleted. */
+        STAGING,
+        /** An {@code .index} or {@code .anchor} with no {@code .log} of the same stem: deleted. */
+        ORPHAN,
+        /** Anything else, subdirectories included (e.g. {@code offsets/}). */
+        IGNORED
+    }
+
+    /**
+     * One directory entry as the sweep sees it. {@code deleted} is true when the sweep removes it (a STAGING or
+     * ORPHAN entry that is not a real directory); {@code startOffset} is set for SEGMENT_LOG entries only.
+     */
+    public record Entry(Path path, Kind kind, boolean deleted, Long startOffset) {
+    }
+
+    private final List<Entry> entries;
+    private final List<Long> startOffsets;
+    private final List<PlannedOp.Delete> deletions;
+    private final List<String> warnings;
+    private final Set<Path> deleted;
+
+    private Sweep(List<Entry> entries, List<Long> startOffsets, List<PlannedOp.Delete> deletions,
+                  List<String> warnings) {
+        this.entries = List.copyOf(entries);
+        this.startOffsets = List.copyOf(startOffsets);
+        this.deletions = List.copyOf(deletions);
+        this.warnings = List.copyOf(warnings);
+        Set<Path> d = new HashSet<>();
+        for (PlannedOp.Delete op : deletions) {
+            d.add(op.path());
+        }
+        this.deleted = Set.copyOf(d);
+    }
+
+    /** A sweep that found nothing and deletes nothing: for reading one segment as it is on disk. */
+    static Sweep none() {
+        return new Sweep(List.of(), List.of(), List.of(), List.of());
+    }
+
+    /**
+     * Lists and classifies {@code dir}. A missing directory has no segments (an empty sweep); any other listing
+     * failure, a non-directory included, is an I/O error naming the directory. Reads only.
+     */
+    public static Sweep of(Path dir) throws IOException {
+        TreeSet<Path> names = new TreeSet<>();
+        try (DirectoryStream<Path> listing = Files.newDirectoryStream(dir)) {
+            for (Path p : listing) {
+                names.add(p);
+            }
+        } catch (NoSuchFileException missing) {
+            return none();
+        } catch (NotDirectoryException notDir) {
+            throw new IOException(dir + ": not a directory");
+        } catch (IOException e) {
+            throw new IOException(dir + ": cannot list the partition directory: " + e.getMessage(), e);
+        }
+        Set<String> logStems = new HashSet<>();
+        for (Path p : names) {
+            String name = p.getFileName().toString();
+            if (!name.endsWith(SegmentFiles.STAGING) && SegmentFiles.extensionOf(name).equals("log")) {
+                logStems.add(SegmentFiles.stemOf(name));
+            }
+        }
+        List<Entry> entries = new ArrayList<>();
+        List<Long> starts = new ArrayList<>();
+        List<PlannedOp.Delete> stagingDeletes = new ArrayList<>();
+        List<PlannedOp.Delete> orphanDeletes = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
+        for (Path p : names) {
+            String name = p.getFileName().toString();
+            String ext = SegmentFiles.extensionOf(name);
+            boolean realDirectory = Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS);
+            if (name.endsWith(SegmentFiles.STAGING)) {
+                entries.add(new Entry(p, Kind.STAGING, !realDirectory, null));
+                if (!realDirectory) {
+                    stagingDeletes.add(new PlannedOp.Delete(p, "scratch file (.staging)"));
+                }
+            } else if (ext.equals("log")) {
+                String stem = SegmentFiles.stemOf(name);
+                Long start = SegmentFiles.startOffsetOf(stem);
+                if (start != null) {
+                    entries.add(new Entry(p, Kind.SEGMENT_LOG, false, start));
+                    starts.add(start);
+                    if (!SegmentFiles.isCanonical(stem)) {
+                        warnings.add(name + ": non-canonical segment name; the server reads "
+                                + SegmentFiles.stem(start) + ".log instead"
+                                + (Files.exists(SegmentFiles.log(dir, start)) ? "" : ", which does not exist"));
+                    }
+                } else {
+                    entries.add(new Entry(p, Kind.UNNAMED_LOG, false, null));
+                    warnings.add(name + ": log name is not a start offset; the server ignores it");
+                }
+            } else if (ext.equals("index") || ext.equals("anchor")) {
+                String stem = SegmentFiles.stemOf(name);
+                if (logStems.contains(stem)) {
+                    entries.add(new Entry(p, Kind.COMPANION, false, null));
+                } else {
+                    entries.add(new Entry(p, Kind.ORPHAN, !realDirectory, null));
+                    if (!realDirectory) {
+                        orphanDeletes.add(new PlannedOp.Delete(p, "orphan: no " + stem + ".log beside it"));
+                    }
+                }
+            } else {
+                entries.add(new Entry(p, Kind.IGNORED, false, null));
+            }
+        }
+        starts.sort(Long::compareUnsigned);
+        for (int i = 1; i < starts.size(); i++) {
+            if (starts.get(i).equals(starts.get(i - 1))) {
+                warnings.add("start offset " + U64.str(starts.get(i))
+                        + " is named by more than one .log file; the server judges the canonical file twice");
+            }
+        }
+        List<PlannedOp.Delete> deletions = new ArrayList<>(stagingDeletes);
+        deletions.addAll(orphanDeletes);
+        return new Sweep(entries, starts, deletions, warnings);
+    }
+
+    /** Every directory entry in name order, with its classification. */
+    public List<Entry> entries() {
+        return entries;
+    }
+
+    /** The start offsets read, ascending (unsigned); duplicates, from non-canonical names, are kept (RECOVERY 3). */
+    public List<Long> startOffsets() {
+        return startOffsets;
+    }
+
+    /** The deletions in the order the sweep performs them: scratch files, then orphans. */
+    public List<PlannedOp.Delete> deletions() {
+        return deletions;
+    }
+
+    /** Names the server reads differently from what they say, or ignores. */
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    /** True when the sweep deletes {@code p}: later steps read it as missing. */
+    public boolean deletes(Path p) {
+        return deleted.contains(p);
+    }
+}
