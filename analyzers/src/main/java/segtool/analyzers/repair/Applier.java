@@ -56,9 +56,30 @@ public final class Applier {
 
     // ---- apply -------------------------------------------------------------------------------------------------
 
+    /** A check run immediately before the commit point (the in-use check, repeated); throwing stops the apply. */
+    @FunctionalInterface
+    public interface Gate {
+        Gate OPEN = () -> { };
+
+        void check() throws IOException;
+    }
+
+    /** Slack kept free beyond the copies themselves: the manifest, journal and directory entries. */
+    static final long SPACE_SLACK = 1L << 20;
+
     /** Quarantines what {@code plan} removes, commits the manifest, then runs it. Returns the quarantine directory. */
     public Quarantine apply(RepairPlan plan) throws IOException {
+        return apply(plan, Gate.OPEN);
+    }
+
+    /**
+     * As {@link #apply(RepairPlan)}, with {@code gate} checked just before the manifest is committed (after the
+     * copies, so a server started while they were made is seen). An I/O error before the commit point, or a closed
+     * gate, removes the partial preparation: nothing in the partition was changed for it.
+     */
+    public Quarantine apply(RepairPlan plan, Gate gate) throws IOException {
         Path dir = plan.directory().toAbsolutePath().normalize();
+        requireSpace(dir, plan);
         Instant now = clock.instant();
         Path q = null;
         for (int attempt = 0; q == null; attempt++) {
@@ -68,33 +89,43 @@ public final class Applier {
                 Files.createDirectory(candidate);
                 q = candidate;
             } catch (FileAlreadyExistsException taken) {
+                // also a symlink planted under the name: never followed, the next name is tried
                 if (attempt > 100) {
                     throw taken;
                 }
             }
         }
-        forceDirectory(q.getParent());
-        step("mkdir " + q.resolve(Quarantine.BYTES));
-        Files.createDirectory(q.resolve(Quarantine.BYTES));
-        step("mkdir " + q.resolve(Planner.NEW_CONTENTS));
-        Files.createDirectory(q.resolve(Planner.NEW_CONTENTS));
-
-        List<QuarantineEntry> entries = new ArrayList<>();
         String time = now.toString();
-        for (RepairPlan.Leaving l : plan.leaving()) {
-            int id = entries.size() + 1;
-            String copy = Quarantine.BYTES + "/" + String.format("%04d", id) + "-" + l.file() + "@" + l.offset();
-            Path source = dir.resolve(l.file());
-            long hash = copyRange(source, l.offset(), l.length(), q.resolve(copy));
-            entries.add(new QuarantineEntry(id, l.op(), l.file(), l.offset(), l.length(), l.originalLength(),
-                    Hashing.hex(hash), copy, l.reason(), time, version));
+        List<QuarantineEntry> entries = new ArrayList<>();
+        try {
+            forceDirectory(q.getParent());
+            step("mkdir " + q.resolve(Quarantine.BYTES));
+            Files.createDirectory(q.resolve(Quarantine.BYTES));
+            step("mkdir " + q.resolve(Planner.NEW_CONTENTS));
+            Files.createDirectory(q.resolve(Planner.NEW_CONTENTS));
+            for (RepairPlan.Leaving l : plan.leaving()) {
+                int id = entries.size() + 1;
+                String copy = Quarantine.BYTES + "/" + String.format("%04d", id) + "-" + l.file() + "@" + l.offset();
+                Path source = dir.resolve(l.file());
+                long hash = copyRange(source, l.offset(), l.length(), q.resolve(copy));
+                entries.add(new QuarantineEntry(id, l.op(), l.file(), l.offset(), l.length(), l.originalLength(),
+                        Hashing.hex(hash), copy, l.reason(), time, version));
+            }
+            for (Map.Entry<String, byte[]> c : plan.contents().entrySet()) {
+                writeFile(q.resolve(c.getKey()), c.getValue());
+            }
+            forceDirectory(q.resolve(Quarantine.BYTES));
+            forceDirectory(q.resolve(Planner.NEW_CONTENTS));
+            forceDirectory(q);
+            gate.check();
+        } catch (IOException e) {
+            try {
+                discard(q);
+            } catch (IOException | RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
         }
-        for (Map.Entry<String, byte[]> c : plan.contents().entrySet()) {
-            writeFile(q.resolve(c.getKey()), c.getValue());
-        }
-        forceDirectory(q.resolve(Quarantine.BYTES));
-        forceDirectory(q.resolve(Planner.NEW_CONTENTS));
-        forceDirectory(q);
         Manifest manifest = new Manifest(Manifest.SCHEMA, version, plan.command(), dir.toString(),
                 plan.partition().partitionId(), plan.durable(), time, Manifest.APPLYING, null, null, plan.ops(),
                 entries);
@@ -102,6 +133,24 @@ public final class Applier {
         Quarantine opened = Quarantine.open(q);
         run(opened);
         return opened;
+    }
+
+    /**
+     * Refuses, before anything is written, when the file system holding the quarantine has less usable space than
+     * the copies need. A sparse file's holes are copied at full length, so its length is what counts.
+     */
+    private static void requireSpace(Path dir, RepairPlan plan) throws IOException {
+        long need = plan.quarantineBytes() + SPACE_SLACK;
+        for (byte[] c : plan.contents().values()) {
+            need += c.length;
+        }
+        Path parent = dir.getParent();
+        long usable = Files.getFileStore(parent).getUsableSpace();
+        if (need > usable) {
+            throw new IOException(parent + ": not enough free space for the quarantine: it needs " + need
+                    + " bytes (" + plan.quarantineBytes() + " to copy), the file system has " + usable
+                    + " usable; nothing changed");
+        }
     }
 
     /** Finishes an unfinished plan: checks every copy, then runs the operations the journal does not list. */
@@ -129,12 +178,7 @@ public final class Applier {
     /** Checks that every copied range and every new content is intact before relying on them. */
     public static void verifyCopies(Quarantine q) throws IOException {
         for (QuarantineEntry e : q.manifest().entries()) {
-            Path copy = q.copy(e);
-            if (!Files.isRegularFile(copy) || Files.size(copy) != e.length()
-                    || Hashing.range(copy, 0, e.length()) != Hashing.parse(e.xxh3())) {
-                throw new IOException(copy + ": the quarantined copy of " + e.file() + " [" + e.offset() + ", "
-                        + e.end() + ") is missing or does not hash to " + e.xxh3() + "; stopping without changes");
-            }
+            verifyCopy(q, e);
         }
         for (RepairOp op : q.manifest().operations()) {
             String content = op instanceof RepairOp.StageIndex ? ((RepairOp.StageIndex) op).content()
@@ -220,6 +264,9 @@ public final class Applier {
         }
         if (!matches(staging, i.length(), i.xxh3())) {
             writeFile(staging, q.content(i.content()));
+        }
+        if (isOriginal && i.existed()) {
+            requireCopies(q, i.seq(), i.file());
         }
         rename(staging, p);
         forceDirectory(dir);
@@ -645,10 +692,31 @@ public final class Applier {
         return true;
     }
 
+    /**
+     * Before bytes of {@code p} are removed: {@code p} still holds what was copied, and every copy of them exists in
+     * the quarantine as a regular file and hashes as recorded.
+     */
     private static void requireCopied(Quarantine q, int seq, Path p, String file, long length) throws IOException {
         if (!copied(q, seq, p, file, length)) {
             throw conflict(p, "no longer holds the bytes copied into " + q.directory().getFileName()
                     + "; it changed after the plan was made");
+        }
+        requireCopies(q, seq, file);
+    }
+
+    private static void requireCopies(Quarantine q, int seq, String file) throws IOException {
+        for (QuarantineEntry e : q.entriesOf(seq, file)) {
+            verifyCopy(q, e);
+        }
+    }
+
+    private static void verifyCopy(Quarantine q, QuarantineEntry e) throws IOException {
+        Path copy = q.copy(e);
+        if (!Files.isRegularFile(copy, LinkOption.NOFOLLOW_LINKS) || Files.size(copy) != e.length()
+                || Hashing.range(copy, 0, e.length()) != Hashing.parse(e.xxh3())) {
+            throw new IOException(copy + ": the quarantined copy of " + e.file() + " [" + e.offset() + ", "
+                    + e.end() + ") is missing or does not hash to " + e.xxh3() + "; stopping without changing "
+                    + e.file());
         }
     }
 

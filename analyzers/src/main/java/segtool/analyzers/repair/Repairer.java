@@ -1,6 +1,7 @@
 package segtool.analyzers.repair;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -64,14 +65,80 @@ public final class Repairer {
         this.confirm = confirm;
     }
 
+    /** The body of a run, under the partition's lock when it applies. */
+    private interface Body {
+        Outcome run() throws IOException;
+    }
+
+    /**
+     * Runs {@code body} holding the partition's {@link PartitionLock} when {@code run.apply}: taken before the in-use
+     * check, released after the last step is durable (and by the OS if the process dies). A partition another run
+     * holds is reported as in use, naming the holder, even with {@code --force}.
+     */
+    private static Outcome locked(Run run, Body body) {
+        PartitionLock lock = null;
+        try {
+            if (run.apply) {
+                lock = PartitionLock.acquire(run.partition.directory());
+            }
+            return body.run();
+        } catch (PartitionLock.Held held) {
+            run.server = lockHolder(run.partition, held);
+            return run.outcome(Status.IN_USE);
+        } catch (DataInUse busy) {
+            run.server = busy.report;
+            return run.outcome(Status.IN_USE);
+        } catch (IOException | RuntimeException e) {
+            return run.failed(e);
+        } finally {
+            if (lock != null) {
+                try {
+                    lock.close();
+                } catch (IOException ignored) {
+                    // closing the channel releases the lock; the OS releases it at exit in any case
+                }
+            }
+        }
+    }
+
+    private static ServerGuard.Report lockHolder(PartitionPath partition, PartitionLock.Held held) {
+        return new ServerGuard.Report(ServerGuard.scopeOf(partition), true, List.of(new ServerGuard.Holder(
+                held.pid(), "segtool", held.file().toString(), "holds the repair lock")), List.of(), 0,
+                List.of("another segtool run is changing this partition; wait for it to finish, then run again"
+                        + " (--force does not override the lock)"));
+    }
+
+    /** A server (or other user of the data) seen by the check repeated just before the first mutation. */
+    static final class DataInUse extends IOException {
+        final transient ServerGuard.Report report;
+
+        DataInUse(ServerGuard.Report report) {
+            super(report.scope() + ": in use: " + String.join("; ", report.reasons()));
+            this.report = report;
+        }
+    }
+
+    /**
+     * The partition with its directory resolved once to the real path, so that a partition reached through a
+     * symlink gets its lock, quarantine and fence directories beside the real directory, not beside the link.
+     */
+    static PartitionPath real(PartitionPath partition) {
+        try {
+            Path real = partition.directory().toRealPath();
+            return new PartitionPath(real, partition.streamId(), partition.topicId(), partition.partitionId());
+        } catch (IOException e) {
+            return partition;
+        }
+    }
+
     /** {@code repair}: make the files what the server's boot recovery would make them. */
     public Outcome repair(PartitionPath partition, boolean durable, boolean apply, boolean force) {
-        Run run = new Run(partition, durable, apply, force);
-        try {
+        Run run = new Run(real(partition), durable, apply, force);
+        return locked(run, () -> {
             if (!run.prepare()) {
                 return run.outcome(Status.IN_USE);
             }
-            run.before = engine.judge(partition, durable);
+            run.before = engine.judge(run.partition, durable);
             Status judged = run.judged();
             if (judged != null) {
                 return run.outcome(judged);
@@ -82,9 +149,7 @@ public final class Repairer {
             }
             run.plan = Planner.repair(run.before);
             return run.execute();
-        } catch (IOException | RuntimeException e) {
-            return run.failed(e);
-        }
+        });
     }
 
     /**
@@ -94,12 +159,12 @@ public final class Repairer {
      */
     public Outcome rebuildIndex(PartitionPath partition, Long segment, boolean durable, boolean apply,
                                 boolean force) {
-        Run run = new Run(partition, durable, apply, force);
-        try {
+        Run run = new Run(real(partition), durable, apply, force);
+        return locked(run, () -> {
             if (!run.prepare()) {
                 return run.outcome(Status.IN_USE);
             }
-            run.before = engine.judge(partition, durable);
+            run.before = engine.judge(run.partition, durable);
             Status judged = run.judged();
             if (judged != null) {
                 return run.outcome(judged);
@@ -113,7 +178,7 @@ public final class Repairer {
                 }
                 found = true;
                 run.segments.add(s.start);
-                List<IndexEntry> entries = rebuilt(partition, durable, s, run.notes);
+                List<IndexEntry> entries = rebuilt(run.partition, durable, s, run.notes);
                 if (entries == null) {
                     continue;
                 }
@@ -127,7 +192,7 @@ public final class Repairer {
                 }
             }
             if (!found) {
-                throw new IOException(partition.directory() + ": no segment starts at offset " + segment);
+                throw new IOException(run.partition.directory() + ": no segment starts at offset " + segment);
             }
             if (run.notes.stream().anyMatch(n -> n.startsWith(NOT_REBUILDABLE))) {
                 return run.outcome(Status.NOT_REBUILDABLE);
@@ -143,9 +208,7 @@ public final class Repairer {
             }
             run.plan = Planner.rebuildIndex(run.before, targets);
             return run.execute();
-        } catch (IOException | RuntimeException e) {
-            return run.failed(e);
-        }
+        });
     }
 
     private static final String NOT_REBUILDABLE = "cannot rebuild ";
@@ -205,16 +268,30 @@ public final class Repairer {
         }
     }
 
-    /** {@code restore}: put back every byte a quarantine holds (dry run unless {@code apply}). */
+    /**
+     * {@code restore}: put back every byte a quarantine holds (dry run unless {@code apply}). With {@code apply} it
+     * holds the partition's lock, and checks for users of the data again just before the first change.
+     */
     public RestoreOutcome restore(Path quarantine, boolean apply, boolean force) {
         Path partition = null;
         String state = null;
         ServerGuard.Report server = null;
+        PartitionLock lock = null;
         try {
             Quarantine q = Quarantine.open(quarantine);
             partition = q.partition();
             state = q.manifest().state();
-            server = serverCheck(PartitionPath.of(partition));
+            if (apply) {
+                try {
+                    lock = PartitionLock.acquire(partition);
+                } catch (PartitionLock.Held held) {
+                    return new RestoreOutcome(q.directory(), partition, state,
+                            lockHolder(PartitionPath.of(partition), held), null, null);
+                }
+                server = guard.apply(ServerGuard.scopeOf(PartitionPath.of(partition)));
+            } else {
+                server = serverCheck(PartitionPath.of(partition));
+            }
             if (apply && server.busy() && !force) {
                 return new RestoreOutcome(q.directory(), partition, state, server, null, null);
             }
@@ -222,6 +299,14 @@ public final class Repairer {
         } catch (IOException | RuntimeException e) {
             return new RestoreOutcome(quarantine, partition, state, server, null,
                     e.getMessage() == null ? e.toString() : e.getMessage());
+        } finally {
+            if (lock != null) {
+                try {
+                    lock.close();
+                } catch (IOException ignored) {
+                    // the OS releases it at exit in any case
+                }
+            }
         }
     }
 
@@ -253,7 +338,10 @@ public final class Repairer {
             this.force = force;
         }
 
-        /** Server check, then (with apply) finish interrupted repairs. False when the data is in use. */
+        /**
+         * Server check, then (with apply) finish interrupted repairs, checking again just before. False when the data
+         * is in use. A quarantine that cannot be read is named in a note and left alone; it blocks nothing else.
+         */
         boolean prepare() throws IOException {
             server = serverCheck(partition);
             if (server.busy()) {
@@ -265,8 +353,16 @@ public final class Repairer {
                 }
             }
             for (Path q : Quarantine.of(partition.directory())) {
+                if (Files.isSymbolicLink(q)) {
+                    notes.add(q.getFileName() + ": a symlink named like a quarantine directory; segtool never "
+                            + "follows one, and left it alone");
+                    continue;
+                }
                 if (!Quarantine.hasManifest(q)) {
                     if (apply) {
+                        // Under the partition lock no other segtool run can be filling it: an apply that stopped
+                        // before its commit point left it, and nothing was changed for it.
+                        gate().check();
                         applier.discard(q);
                         discarded.add(q);
                     } else {
@@ -275,7 +371,14 @@ public final class Repairer {
                     }
                     continue;
                 }
-                Quarantine open = Quarantine.open(q);
+                Quarantine open;
+                try {
+                    open = Quarantine.open(q);
+                } catch (IOException | RuntimeException damaged) {
+                    notes.add(q.getFileName() + ": damaged quarantine, left alone (restore cannot use it as it is): "
+                            + (damaged.getMessage() == null ? damaged.toString() : damaged.getMessage()));
+                    continue;
+                }
                 if (!open.unfinished()) {
                     continue;
                 }
@@ -284,6 +387,7 @@ public final class Repairer {
                         notes.add(q.getFileName() + " was planned with enforce_fsync=" + open.manifest().enforceFsync()
                                 + "; finishing that plan as journaled");
                     }
+                    gate().check();
                     applier.resume(open);
                     resumed.add(q);
                 } else {
@@ -291,6 +395,17 @@ public final class Repairer {
                 }
             }
             return true;
+        }
+
+        /** The in-use check again, uncached, immediately before a mutation; --force only warns. */
+        Applier.Gate gate() {
+            return () -> {
+                ServerGuard.Report now = guard.apply(ServerGuard.scopeOf(partition));
+                checked.put(ServerGuard.scopeOf(partition), now);
+                if (now.busy() && !force) {
+                    throw new DataInUse(now);
+                }
+            };
         }
 
         /** The status for a judgement that stops here, or null to go on planning. */
@@ -313,7 +428,7 @@ public final class Repairer {
             if (!confirm.approve(plan)) {
                 return outcome(Status.DECLINED);
             }
-            Quarantine q = applier.apply(plan);
+            Quarantine q = applier.apply(plan, gate());
             quarantine = q.directory();
             after = engine.judge(partition, durable);
             if (segments != null) {

@@ -26,14 +26,16 @@ final class Trees {
 
     /**
      * Every regular file under {@code root} by relative path (directories as {@code name/} with no content),
-     * quarantine directories left out unless {@code withQuarantine}.
+     * quarantine directories left out unless {@code withQuarantine}. The lock file beside a partition is left out:
+     * it holds only the PID of the last run that changed files, and is not part of the data.
      */
     static Map<String, byte[]> snapshot(Path root, boolean withQuarantine) {
         Map<String, byte[]> out = new TreeMap<>();
         try (Stream<Path> walk = Files.walk(root)) {
             for (Path p : (Iterable<Path>) walk::iterator) {
                 String rel = root.relativize(p).toString();
-                if (rel.isEmpty() || (!withQuarantine && rel.contains(Quarantine.MARKER))) {
+                if (rel.isEmpty() || (!withQuarantine && rel.contains(Quarantine.MARKER))
+                        || rel.endsWith(PartitionLock.SUFFIX)) {
                     continue;
                 }
                 out.put(Files.isDirectory(p) ? rel + "/" : rel, Files.isDirectory(p) ? new byte[0]

@@ -29,7 +29,8 @@ final class RepairCli {
     static final String EXIT_2 = "2:refused: recovery refuses the partition, or rebuild-index cannot rebuild; nothing "
             + "changed";
     static final String EXIT_3 = "3:I/O error (an interrupted --apply is finished by running it again)";
-    static final String EXIT_4 = "4:another process has files under the data directory open; nothing changed";
+    static final String EXIT_4 = "4:another process has files under the data directory open, or another segtool run "
+            + "holds the partition's lock (<partition>.segtool-lock, its PID is named); nothing changed";
     static final String EXIT_64 = "64:usage error";
     static final String EXIT_130 = "130:cancelled (Ctrl-C in the shell)";
 

@@ -1,0 +1,221 @@
+package segtool.analyzers.repair;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import segtool.formats.naming.PartitionPath;
+
+/** Issue 16.1 and 17.5: the lock, the in-use check repeated before the commit point, disk space, symlinks. */
+class ApplySafetyTest {
+    @TempDir(factory = FastTempDir.class)
+    Path tmp;
+
+    private PartitionPath composite(Path root) throws IOException {
+        Path dir = Shapes.partitionDir(root);
+        Files.createDirectories(dir);
+        Shapes.composite(dir);
+        return PartitionPath.of(dir);
+    }
+
+    private static Repairer repairer(Function<Path, ServerGuard.Report> guard, StepHook hook) {
+        return new Repairer(FixpointTest.ENGINE, guard, new Applier(hook, "test"), p -> true);
+    }
+
+    private static ServerGuard.Report busy(Path scope) {
+        return new ServerGuard.Report(scope, true, List.of(new ServerGuard.Holder(4242, "iggy-server",
+                scope + "/x.log", "has open")), List.of(), 0, List.of());
+    }
+
+    @Test
+    void aServerStartedWhileTheCopiesAreMade_isSeenBeforeTheCommitPoint_andThePreparationIsRemoved()
+            throws Exception {
+        PartitionPath p = composite(tmp);
+        Map<String, byte[]> before = Trees.snapshot(tmp, true);
+        AtomicInteger calls = new AtomicInteger();
+        Repairer.Outcome o = repairer(scope -> calls.getAndIncrement() == 0 ? ServerGuard.Report.idle(scope)
+                : busy(scope), StepHook.NONE).repair(p, false, true, false);
+        assertEquals(Repairer.Status.IN_USE, o.status(), () -> o.error() + " " + o.notes());
+        assertEquals(4, o.exitCode());
+        assertEquals(4242, o.server().holders().get(0).pid());
+        assertEquals(2, calls.get(), "checked when the run starts and again just before the commit point");
+        Trees.assertSame(before, Trees.snapshot(tmp, true), "nothing changed, no preparation left");
+    }
+
+    @Test
+    void restoreAndRebuildIndex_areExcludedByAHeldLock_evenWithForce() throws Exception {
+        PartitionPath p = composite(tmp);
+        Repairer.Outcome applied = FixpointTest.repairer().repair(p, false, true, false);
+        assertEquals(0, applied.exitCode(), () -> applied.error() + " " + applied.notes());
+        Map<String, byte[]> repaired = Trees.snapshot(tmp, true);
+        try (PartitionLock held = PartitionLock.acquire(p.directory())) {
+            Repairer.RestoreOutcome r = FixpointTest.repairer().restore(applied.quarantine(), true, true);
+            assertEquals(4, r.exitCode(), () -> String.valueOf(r));
+            assertEquals(ProcessHandle.current().pid(), r.server().holders().get(0).pid());
+            Repairer.Outcome again = FixpointTest.repairer().repair(p, false, true, true);
+            assertEquals(Repairer.Status.IN_USE, again.status());
+            assertEquals("segtool", again.server().holders().get(0).command());
+        }
+        Trees.assertSame(repaired, Trees.snapshot(tmp, true), "nothing changed while the lock was held");
+        Repairer.RestoreOutcome r = FixpointTest.repairer().restore(applied.quarantine(), true, false);
+        assertEquals(0, r.exitCode(), () -> String.valueOf(r));
+    }
+
+    @Test
+    void aSymlinkedLockFile_isRefused_neverFollowed() throws Exception {
+        PartitionPath p = composite(tmp);
+        Path elsewhere = Files.writeString(tmp.resolve("victim"), "keep", StandardCharsets.US_ASCII);
+        Files.createSymbolicLink(PartitionLock.fileFor(p.directory()), elsewhere);
+        Repairer.Outcome o = FixpointTest.repairer().repair(p, false, true, false);
+        assertEquals(Repairer.Status.IO_ERROR, o.status());
+        assertTrue(o.error().contains("is a symlink"), o.error());
+        assertEquals("keep", Files.readString(elsewhere));
+        assertTrue(Quarantine.of(p.directory()).isEmpty());
+    }
+
+    @Test
+    void repairingThroughASymlinkedPartitionPath_putsQuarantineAndFenceBesideTheRealDirectory() throws Exception {
+        PartitionPath real = composite(tmp.resolve("data"));
+        Path links = Files.createDirectories(tmp.resolve("links"));
+        Path link = Files.createSymbolicLink(links.resolve("1"), real.directory());
+        Repairer.Outcome o = FixpointTest.repairer().repair(PartitionPath.of(link), false, true, false);
+        assertEquals(0, o.exitCode(), () -> o.error() + " " + o.notes());
+        try (Stream<Path> s = Files.list(links)) {
+            assertEquals(List.of(link), s.toList(), "nothing beside the link");
+        }
+        assertEquals(real.directory().getParent(), o.quarantine().getParent());
+        assertEquals(1, Quarantine.of(real.directory()).size());
+        try (Stream<Path> s = Files.list(real.directory().getParent())) {
+            assertTrue(s.anyMatch(x -> x.getFileName().toString().startsWith("1.fenced.")));
+        }
+        Trees.assertClean(real, false, "after repairing through the link");
+    }
+
+    @Test
+    void aDamagedSiblingQuarantine_isNamed_andBlocksNothing() throws Exception {
+        PartitionPath p = composite(tmp);
+        Path damaged = Files.createDirectories(p.directory().resolveSibling("1" + Quarantine.MARKER
+                + "20260101T000000.000Z"));
+        Files.writeString(damaged.resolve(Quarantine.MANIFEST), "{not json", StandardCharsets.UTF_8);
+        Repairer.Outcome dry = FixpointTest.repairer().repair(p, false, false, false);
+        assertEquals(Repairer.Status.PLANNED, dry.status(), () -> dry.error() + " " + dry.notes());
+        assertTrue(dry.notes().stream().anyMatch(n -> n.startsWith(damaged.getFileName() + ": damaged quarantine")),
+                dry.notes()::toString);
+        Repairer.Outcome o = FixpointTest.repairer().repair(p, false, true, false);
+        assertEquals(0, o.exitCode(), () -> o.error() + " " + o.notes());
+        assertTrue(Files.isRegularFile(damaged.resolve(Quarantine.MANIFEST)), "left alone");
+    }
+
+    @Test
+    void aSymlinkNamedLikeAQuarantine_isNotFollowed() throws Exception {
+        PartitionPath p = composite(tmp);
+        Path planted = Files.createDirectories(tmp.resolve("planted"));
+        Files.createDirectories(planted.resolve(Quarantine.BYTES));
+        Files.writeString(planted.resolve(Quarantine.BYTES).resolve("x"), "keep", StandardCharsets.US_ASCII);
+        Path link = Files.createSymbolicLink(p.directory().resolveSibling("1" + Quarantine.MARKER
+                + "20260101T000000.000Z"), planted);
+        Repairer.Outcome o = FixpointTest.repairer().repair(p, false, true, false);
+        assertEquals(0, o.exitCode(), () -> o.error() + " " + o.notes());
+        assertTrue(o.discarded().isEmpty());
+        assertTrue(Files.isSymbolicLink(link));
+        assertEquals("keep", Files.readString(planted.resolve(Quarantine.BYTES).resolve("x")));
+    }
+
+    // ---- a real, small file system -------------------------------------------------------------------------
+
+    /** Mounts a tmpfs of {@code size} at {@code dir} (root only); skips the test with a message where it cannot. */
+    private static void mountTmpfs(Path dir, String size) throws Exception {
+        Files.createDirectories(dir);
+        Process m;
+        try {
+            m = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", dir.toString())
+                    .redirectErrorStream(true).start();
+        } catch (IOException e) {
+            Assumptions.assumeTrue(false, "cannot run mount: " + e.getMessage());
+            return;
+        }
+        String out = new String(m.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertTrue(m.waitFor(30, TimeUnit.SECONDS));
+        Assumptions.assumeTrue(m.exitValue() == 0, "cannot mount a small tmpfs here (" + out + "); skipped");
+    }
+
+    private static void unmount(Path dir) throws Exception {
+        new ProcessBuilder("umount", dir.toString()).inheritIO().start().waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** Fills the file system of {@code dir} until at most {@code leave} bytes are usable. */
+    private static void fill(Path dir, long leave) throws IOException {
+        byte[] chunk = new byte[64 << 10];
+        int n = 0;
+        while (Files.getFileStore(dir).getUsableSpace() > leave) {
+            long room = Files.getFileStore(dir).getUsableSpace() - leave;
+            try {
+                Files.write(dir.resolve("filler" + n++), java.util.Arrays.copyOf(chunk, (int) Math.min(room,
+                        chunk.length)));
+            } catch (IOException full) {
+                return;
+            }
+        }
+    }
+
+    @Test
+    void notEnoughSpaceForTheCopies_isRefusedBeforeAnythingIsWritten() throws Exception {
+        Path mnt = tmp.resolve("small");
+        mountTmpfs(mnt, "6m");
+        try {
+            Path dir = Shapes.partitionDir(mnt);
+            Files.createDirectories(dir);
+            KillNineTest.build(dir);
+            fill(mnt, 2 << 20);
+            Map<String, byte[]> before = Trees.snapshot(mnt, true);
+            Repairer.Outcome o = FixpointTest.repairer().repair(PartitionPath.of(dir), false, true, false);
+            assertEquals(Repairer.Status.IO_ERROR, o.status());
+            assertEquals(3, o.exitCode());
+            assertTrue(o.error().contains("not enough free space for the quarantine"), o.error());
+            assertFalse(o.error().contains("\n"));
+            Trees.assertSame(before, Trees.snapshot(mnt, true), "nothing written");
+        } finally {
+            unmount(mnt);
+        }
+    }
+
+    @Test
+    void aDiskThatFillsWhileCopying_leavesNoPartialCopies() throws Exception {
+        Path mnt = tmp.resolve("small");
+        mountTmpfs(mnt, "8m");
+        try {
+            Path dir = Shapes.partitionDir(mnt);
+            Files.createDirectories(dir);
+            KillNineTest.build(dir);
+            Map<String, byte[]> before = Trees.snapshot(mnt, true);
+            // the space check passes; then something else takes the space while segtool copies
+            StepHook hog = (step, action) -> {
+                if (action.startsWith("write ") && action.contains(Quarantine.BYTES + "/0002-")) {
+                    fill(mnt.resolve("streams"), 0);
+                }
+            };
+            Repairer.Outcome o = repairer(ServerGuard.Report::idle, hog).repair(PartitionPath.of(dir), false, true,
+                    false);
+            assertEquals(Repairer.Status.IO_ERROR, o.status(), () -> o.error() + " " + o.notes());
+            assertTrue(Quarantine.of(dir).isEmpty(), "the partial preparation is removed");
+            Map<String, byte[]> after = Trees.snapshot(mnt, true);
+            after.keySet().removeIf(k -> k.startsWith("streams/filler"));
+            Trees.assertSame(before, after, "the partition is unchanged");
+        } finally {
+            unmount(mnt);
+        }
+    }
+}
