@@ -161,7 +161,7 @@ class DifferentialTest {
     /** The engine with the checkpoint, and windows and threads varied by seed so every read path is compared. */
     private static RecoveryEngine engine(long seed, ReferenceRecovery.Checkpoint cp) {
         int[] windows = {1024, 4096, 65_536, 1 << 22};
-        RecoveryEngine.Options o = RecoveryEngine.Options.defaults().withThreads(Math.floorMod(seed, 4L) == 3 ? 2 : 1)
+        RecoveryOptions o = RecoveryOptions.defaults().withThreads(Math.floorMod(seed, 4L) == 3 ? 2 : 1)
                 .withWindow(windows[(int) Math.floorMod(seed / 4, 4L)]);
         if (cp != null) {
             o = o.withCheckpoint(new Checkpoint(cp.start(), cp.length(), cp.next()));
