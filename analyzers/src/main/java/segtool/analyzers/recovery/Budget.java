@@ -67,10 +67,8 @@ public final class Budget {
      * of log length {@code len}: all four counters at their current cumulative values.
      */
     static Refusal unverifiedResidue(Budget budget, long start, long dmg, long len) {
-        return Refusal.of(Refusal.Variant.UnverifiedResidue, start, "start_offset", start, "damage_position", dmg,
-                "residue_bytes", U64.subSat(len, dmg), "candidates_examined", budget.spentUnits(),
-                "budget_units", budget.limitUnits(), "verified_bytes", budget.spentVerify(),
-                "verify_budget_bytes", budget.limitVerify());
+        return new Refusal.UnverifiedResidue(start, dmg, U64.subSat(len, dmg), budget.spentUnits(),
+                budget.limitUnits(), budget.spentVerify(), budget.limitVerify());
     }
 
     public Budget copy() {

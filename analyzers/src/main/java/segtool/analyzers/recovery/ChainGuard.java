@@ -65,8 +65,7 @@ public final class ChainGuard {
             SegmentReport prev = segments.get(i - 1);
             SegmentReport next = segments.get(i);
             if (prev.size == 0) {
-                throw refused(prev, Refusal.of(Refusal.Variant.EmptyNonTailSegment, prev.start,
-                        "empty_start", prev.start, "next_start", next.start, "recoverable_bytes", recoverable));
+                throw refused(prev, new Refusal.EmptyNonTailSegment(prev.start, next.start, recoverable));
             }
             if (contiguous(prev.endOffset, next.start)) {
                 continue;
@@ -74,9 +73,7 @@ public final class ChainGuard {
             Path anchorFile = SegmentFiles.anchor(dir, next.start);
             AnchorRecord anchor = sweep.deletes(anchorFile) ? null : readAnchor(anchorFile);
             if (!admits(prev.start, prev.endOffset, next.start, anchor)) {
-                throw refused(next, Refusal.of(Refusal.Variant.Hole, next.start,
-                        "previous_start", prev.start, "previous_end", prev.endOffset, "next_start", next.start,
-                        "recoverable_bytes", recoverable));
+                throw refused(next, new Refusal.Hole(prev.start, prev.endOffset, next.start, recoverable));
             }
             next.anchoredGap = anchor;
         }

@@ -36,7 +36,7 @@ final class PassA {
         stat(seg);
         try (SegmentLog log = open(seg, seg.logLength)) {
             if (seg.entries == 0) {
-                seg.step = "no-entries";
+                seg.step = DecisionStep.NO_ENTRIES;
                 if (seg.indexLength > 0) {
                     // RECOVERY 4.1 step 2: a nonzero index is opened even when it holds no whole entry
                     openIndex(seg).close();
@@ -65,7 +65,7 @@ final class PassA {
         // A1
         seg.scan = IndexScan.of(index, n, log);
         if (!seg.scan.structural()) {
-            seg.step = "A2";
+            seg.step = DecisionStep.A2;
             useRebuild(seg, rebuild(seg, log));
             return;
         }
@@ -74,15 +74,13 @@ final class PassA {
         Walk w = walks.anchored("W(last)", seg.last);
         seg.fromLast = w;
         if (!w.provedMessages()) {
-            seg.step = "A4";
+            seg.step = DecisionStep.A4;
             if (durable) {
                 seg.anchorSearch = AnchorSearch.search(log, index, n, budget, true);
                 if (n - seg.anchorSearch.provableEntries() > RecoveryEngine.MAX_FSYNCED_INDEX_STEP_BACK_ENTRIES) {
                     AnchorSearch as = seg.anchorSearch;
-                    throw new Refusal.Raised(Refusal.of(Refusal.Variant.FsyncedLogLoss, seg.start,
-                            "start_offset", seg.start, "entry_count", n,
-                            "provable_entries", as.provableEntries(), "provable_position", as.provablePosition(),
-                            "searched_entries", as.searchedEntries()));
+                    throw new Refusal.Raised(new Refusal.FsyncedLogLoss(seg.start, n, as.provableEntries(),
+                            as.provablePosition(), as.searchedEntries()));
                 }
             } else {
                 // evidence only: the server does not search in lenient mode (RECOVERY 4.8, 8), so nothing this
@@ -102,7 +100,7 @@ final class PassA {
         }
         seg.anchorSearch = new AnchorSearch(n, seg.last.position(), 0, false, false);
         if (!seg.scan.mappings()) {
-            seg.step = "A5";
+            seg.step = DecisionStep.A5;
             Walk r = rebuild(seg, log);
             if (durable) {
                 shortfall(seg, r);
@@ -111,7 +109,7 @@ final class PassA {
             return;
         }
         if (!durable) {
-            seg.step = "A6";
+            seg.step = DecisionStep.A6;
             Walk f = walks.anchored("W(first)", seg.first);
             seg.fromFirst = f;
             if (f.position() == seg.logLength && f.provedMessages()) {
@@ -121,7 +119,7 @@ final class PassA {
             }
             return;
         }
-        seg.step = "A7";
+        seg.step = DecisionStep.A7;
         new Probe(log, budget, seg.probes).run(w.position(), true, w.endOffset());
         keep(seg, seg.first.timestamp(), w.endTimestamp(), w.endOffset(), w.position());
         if (seg.last.position() > 0) {
@@ -145,16 +143,15 @@ final class PassA {
         long walked = r.provedMessages() ? r.position() : 0;
         long durablePosition = seg.last.position();
         if (U64.lt(walked, durablePosition)) {
-            throw new Refusal.Raised(Refusal.of(Refusal.Variant.FsyncedRebuildShortfall, seg.start,
-                    "start_offset", seg.start, "entry_count", seg.entries, "walked_position", walked,
-                    "durable_position", durablePosition));
+            throw new Refusal.Raised(new Refusal.FsyncedRebuildShortfall(seg.start, seg.entries, walked,
+                    durablePosition));
         }
     }
 
     /** R() alone, probe included, for {@code rebuild-index}: REBUILT, EMPTY, or the probe's refusal thrown. */
     void rebuildOnly(SegmentReport seg) throws IOException, Refusal.Raised {
         stat(seg);
-        seg.step = "R()";
+        seg.step = DecisionStep.REBUILD_ONLY;
         try (SegmentLog log = open(seg, seg.logLength)) {
             useRebuild(seg, rebuild(seg, log));
         }
@@ -162,19 +159,17 @@ final class PassA {
 
     /** RECOVERY 9, item 2: the checkpointed segment is rebuilt from its first {@code Lc} bytes. */
     void judgeCheckpointSegment(SegmentReport seg, Checkpoint cp) throws IOException, Refusal.Raised {
-        seg.step = "checkpoint";
+        seg.step = DecisionStep.CHECKPOINT;
         stat(seg);
         long raw = seg.logLength;
         if (U64.lt(raw, cp.length())) {
-            throw new Refusal.Raised(Refusal.of(Refusal.Variant.StorageSizeMismatch, seg.start,
-                    "start_offset", seg.start, "on_disk_bytes", raw, "expected_bytes", cp.length()));
+            throw new Refusal.Raised(new Refusal.StorageSizeMismatch(seg.start, raw, cp.length()));
         }
         try (SegmentLog log = open(seg, cp.length())) {
             Walk r = rebuild(seg, log);
             long validated = r.provedMessages() ? r.position() : 0;
             if (validated != cp.length()) {
-                throw new Refusal.Raised(Refusal.of(Refusal.Variant.CheckpointSizeMismatch, seg.start,
-                        "start_offset", seg.start, "validated_bytes", validated, "expected_bytes", cp.length()));
+                throw new Refusal.Raised(new Refusal.CheckpointSizeMismatch(seg.start, validated, cp.length()));
             }
             if (r.provedMessages()) {
                 rebuilt(seg, r);

@@ -128,8 +128,7 @@ final class Probe {
         }
         if (log.verifyAside(c, h.batchLength()) == null) {
             findings.add(new ProbeResult(dmg, residue, candidates, nowVerifications, nowVerified, c, false));
-            throw new Refusal.Raised(Refusal.of(Refusal.Variant.InteriorDamage, s,
-                    "start_offset", s, "damage_position", dmg, "survivor_position", c));
+            throw new Refusal.Raised(new Refusal.InteriorDamage(s, dmg, c));
         }
         return true;
     }

@@ -32,8 +32,8 @@ public final class SegmentReport {
     public long entries;
     public IndexEntry first;
     public IndexEntry last;
-    /** The decision step of RECOVERY 4.3 (A2, A4, A5, A6, A7), or "no-entries" / "checkpoint". */
-    public String step;
+    /** The decision step of RECOVERY 4.3 that decided the result; null when A3 refused. */
+    public DecisionStep step;
     public IndexScan scan;
     public Walk fromLast;
     public Walk fromFirst;

@@ -55,8 +55,7 @@ final class Walks {
             return new Step(null, new Stop(Stop.Kind.VERIFY_FAILED, pos, d, null));
         }
         if (h.partitionId() != log.partitionId()) {
-            throw new Refusal.Raised(Refusal.of(Refusal.Variant.ForeignBatch, log.start(), "start_offset",
-                    log.start(), "batch_partition_id", h.partitionId(), "position", pos));
+            throw new Refusal.Raised(new Refusal.ForeignBatch(log.start(), h.partitionId(), pos));
         }
         return new Step(h, null);
     }
@@ -94,9 +93,7 @@ final class Walks {
                             + U64.str(h.baseOffset()) + " but the index entry says " + U64.str(expected));
                     break;
                 }
-                throw new Refusal.Raised(Refusal.of(Refusal.Variant.OffsetDiscontinuity, s,
-                        "start_offset", s, "expected_offset", expected, "found_offset", h.baseOffset(),
-                        "position", pos));
+                throw new Refusal.Raised(new Refusal.OffsetDiscontinuity(s, expected, h.baseOffset(), pos));
             }
             records++;
             if (h.messageCount() > 0) {

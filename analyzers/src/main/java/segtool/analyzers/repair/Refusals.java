@@ -19,48 +19,62 @@ public final class Refusals {
     /** One sentence naming what the server found, with the refusal's fields. */
     public static String explain(Refusal r) {
         String seg = SegmentFiles.stem(r.segmentStart()) + ".log";
-        switch (r.variant()) {
-            case InteriorDamage:
-                return seg + ": the log stops verifying at byte " + f(r, "damage_position") + ", but an intact "
-                        + "record that continues the offsets starts at byte " + f(r, "survivor_position")
-                        + ", so the damage is inside the data, not a torn tail.";
-            case UnverifiedResidue:
-                return seg + ": the " + f(r, "residue_bytes") + " bytes after byte " + f(r, "damage_position")
-                        + " could not be classified within the work budget (" + f(r, "candidates_examined") + "/"
-                        + f(r, "budget_units") + " candidates, " + f(r, "verified_bytes") + "/"
-                        + f(r, "verify_budget_bytes") + " bytes verified), so they might hold intact records.";
-            case OffsetDiscontinuity:
-                return seg + ": a record that verifies, at byte " + f(r, "position") + ", carries offset "
-                        + f(r, "found_offset") + " where " + f(r, "expected_offset") + " was expected (a gap, "
-                        + "a duplicate range or a regression inside the segment).";
-            case ForeignBatch:
-                return seg + ": the record at byte " + f(r, "position") + " verifies but belongs to partition "
-                        + f(r, "batch_partition_id") + ", not to this one.";
-            case FsyncedLogLoss:
-                return seg + ": durable mode; the index has " + f(r, "entry_count") + " entries but the log proves"
-                        + " only " + f(r, "provable_entries") + " (up to byte " + f(r, "provable_position")
-                        + ", " + f(r, "searched_entries") + " entries searched): the log lost data a completed "
-                        + "fsync had made durable.";
-            case FsyncedRebuildShortfall:
-                return seg + ": durable mode; rebuilding from byte 0 proves only " + f(r, "walked_position")
-                        + " bytes, short of byte " + f(r, "durable_position") + " that the index's last of "
-                        + f(r, "entry_count") + " entries says was durable.";
-            case EmptyNonTailSegment:
-                return "segment " + f(r, "empty_start") + " recovers empty but segment " + f(r, "next_start")
-                        + " follows it (" + f(r, "recoverable_bytes") + " recoverable bytes in the partition).";
-            case Hole:
-                return "segment " + f(r, "previous_start") + " ends at offset " + f(r, "previous_end")
-                        + " but the next segment starts at " + f(r, "next_start") + ", and no anchor admits the "
-                        + "gap (" + f(r, "recoverable_bytes") + " recoverable bytes in the partition).";
-            case StorageSizeMismatch:
-                return seg + ": the log is " + f(r, "on_disk_bytes") + " bytes where " + f(r, "expected_bytes")
-                        + " were expected.";
-            case CheckpointSizeMismatch:
-                return seg + ": the WAL checkpoint says " + f(r, "expected_bytes") + " bytes, the log proves "
-                        + f(r, "validated_bytes") + ".";
-            default:
-                return r.toString();
+        if (r instanceof Refusal.InteriorDamage) {
+            Refusal.InteriorDamage f = (Refusal.InteriorDamage) r;
+            return seg + ": the log stops verifying at byte " + u(f.damagePosition()) + ", but an intact "
+                    + "record that continues the offsets starts at byte " + u(f.survivorPosition())
+                    + ", so the damage is inside the data, not a torn tail.";
         }
+        if (r instanceof Refusal.UnverifiedResidue) {
+            Refusal.UnverifiedResidue f = (Refusal.UnverifiedResidue) r;
+            return seg + ": the " + u(f.residueBytes()) + " bytes after byte " + u(f.damagePosition())
+                    + " could not be classified within the work budget (" + u(f.candidatesExamined()) + "/"
+                    + u(f.budgetUnits()) + " candidates, " + u(f.verifiedBytes()) + "/"
+                    + u(f.verifyBudgetBytes()) + " bytes verified), so they might hold intact records.";
+        }
+        if (r instanceof Refusal.OffsetDiscontinuity) {
+            Refusal.OffsetDiscontinuity f = (Refusal.OffsetDiscontinuity) r;
+            return seg + ": a record that verifies, at byte " + u(f.position()) + ", carries offset "
+                    + u(f.foundOffset()) + " where " + u(f.expectedOffset()) + " was expected (a gap, "
+                    + "a duplicate range or a regression inside the segment).";
+        }
+        if (r instanceof Refusal.ForeignBatch) {
+            Refusal.ForeignBatch f = (Refusal.ForeignBatch) r;
+            return seg + ": the record at byte " + u(f.position()) + " verifies but belongs to partition "
+                    + u(f.batchPartitionId()) + ", not to this one.";
+        }
+        if (r instanceof Refusal.FsyncedLogLoss) {
+            Refusal.FsyncedLogLoss f = (Refusal.FsyncedLogLoss) r;
+            return seg + ": durable mode; the index has " + u(f.entryCount()) + " entries but the log proves"
+                    + " only " + u(f.provableEntries()) + " (up to byte " + u(f.provablePosition())
+                    + ", " + u(f.searchedEntries()) + " entries searched): the log lost data a completed "
+                    + "fsync had made durable.";
+        }
+        if (r instanceof Refusal.FsyncedRebuildShortfall) {
+            Refusal.FsyncedRebuildShortfall f = (Refusal.FsyncedRebuildShortfall) r;
+            return seg + ": durable mode; rebuilding from byte 0 proves only " + u(f.walkedPosition())
+                    + " bytes, short of byte " + u(f.durablePosition()) + " that the index's last of "
+                    + u(f.entryCount()) + " entries says was durable.";
+        }
+        if (r instanceof Refusal.EmptyNonTailSegment) {
+            Refusal.EmptyNonTailSegment f = (Refusal.EmptyNonTailSegment) r;
+            return "segment " + u(f.emptyStart()) + " recovers empty but segment " + u(f.nextStart())
+                    + " follows it (" + u(f.recoverableBytes()) + " recoverable bytes in the partition).";
+        }
+        if (r instanceof Refusal.Hole) {
+            Refusal.Hole f = (Refusal.Hole) r;
+            return "segment " + u(f.previousStart()) + " ends at offset " + u(f.previousEnd())
+                    + " but the next segment starts at " + u(f.nextStart()) + ", and no anchor admits the "
+                    + "gap (" + u(f.recoverableBytes()) + " recoverable bytes in the partition).";
+        }
+        if (r instanceof Refusal.StorageSizeMismatch) {
+            Refusal.StorageSizeMismatch f = (Refusal.StorageSizeMismatch) r;
+            return seg + ": the log is " + u(f.onDiskBytes()) + " bytes where " + u(f.expectedBytes())
+                    + " were expected.";
+        }
+        Refusal.CheckpointSizeMismatch f = (Refusal.CheckpointSizeMismatch) r;
+        return seg + ": the WAL checkpoint says " + u(f.expectedBytes()) + " bytes, the log proves "
+                + u(f.validatedBytes()) + ".";
     }
 
     /** What to do next, most useful first. */
@@ -74,10 +88,11 @@ public final class Refusals {
                 out.add("Look at the damage: segtool scan --json " + report.partition.directory() + " " + mode
                         + " (evidence.walks / probes give the positions).");
                 out.add("Cutting the log at the damage would also drop the intact records from byte "
-                        + f(r, "survivor_position") + " on; segtool will not do that.");
+                        + u(((Refusal.InteriorDamage) r).survivorPosition()) + " on; segtool will not do that.");
                 break;
             case UnverifiedResidue:
-                out.add("Inspect the residue from byte " + f(r, "damage_position") + " (segtool scan --json); it is "
+                out.add("Inspect the residue from byte " + u(((Refusal.UnverifiedResidue) r).damagePosition())
+                        + " (segtool scan --json); it is "
                         + "packed with header-like bytes.");
                 out.add("Restore the segment from another replica or a backup if the residue may hold acknowledged"
                         + " messages.");
@@ -112,8 +127,7 @@ public final class Refusals {
         return out;
     }
 
-    private static String f(Refusal r, String name) {
-        Long v = r.fields().get(name);
-        return v == null ? "?" : U64.str(v);
+    private static String u(long v) {
+        return U64.str(v);
     }
 }

@@ -172,7 +172,7 @@ public final class ScanJson {
         ObjectNode e = F.objectNode();
         e.put("result", s.result.name().toLowerCase());
         if (s.step != null) {
-            e.put("step", s.step);
+            e.put("step", s.step.label());
         } else {
             e.putNull("step");
         }

@@ -218,7 +218,7 @@ class OutcomeCatalogueTest {
         Fixture f = new Fixture(root, 1).log(0, Vectors.abc()).index(0, EA, EC, EB);
         PartitionReport r = f.judge(durable);
         SegmentReport s = r.segments.get(0);
-        assertEquals("A2", s.step);
+        assertEquals(DecisionStep.A2, s.step);
         assertEquals(Status.INDEX_REBUILT, s.status);
         assertEquals(2, s.scan.firstBadEntry());
         assertInstanceOf(PlannedOp.InstallIndex.class, r.operations().get(1));

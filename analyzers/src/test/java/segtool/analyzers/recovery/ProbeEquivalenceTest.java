@@ -103,8 +103,7 @@ class ProbeEquivalenceTest {
                         return ur(s, dmg, len, budget);
                     }
                     if (verifier.verify(b, (int) c, h.batchLength(), c) == null) {
-                        return Refusal.of(Refusal.Variant.InteriorDamage, s, "start_offset", s, "damage_position", dmg,
-                                "survivor_position", c);
+                        return new Refusal.InteriorDamage(s, dmg, c);
                     }
                 }
             }
@@ -113,9 +112,8 @@ class ProbeEquivalenceTest {
     }
 
     private static Refusal ur(long s, long dmg, long len, Budget b) {
-        return Refusal.of(Refusal.Variant.UnverifiedResidue, s, "start_offset", s, "damage_position", dmg,
-                "residue_bytes", len - dmg, "candidates_examined", b.spentUnits(), "budget_units", b.limitUnits(),
-                "verified_bytes", b.spentVerify(), "verify_budget_bytes", b.limitVerify());
+        return new Refusal.UnverifiedResidue(s, dmg, len - dmg, b.spentUnits(), b.limitUnits(), b.spentVerify(),
+                b.limitVerify());
     }
 
     @ParameterizedTest(name = "window {0}")

@@ -65,7 +65,7 @@ class RefusedPartitionTest {
         Repairer.Outcome o = FixpointTest.repairer().repair(PartitionPath.of(d), durable, true, false);
         assertEquals(Repairer.Status.REFUSED, o.status());
         assertEquals(Refusal.Variant.Hole, o.before().refusal.variant());
-        assertEquals(678L, o.before().refusal.field("recoverable_bytes"));
+        assertEquals(678L, ((Refusal.Hole) o.before().refusal).recoverableBytes());
         assertTrue(Refusals.explain(o.before().refusal).contains("next segment starts at 4"));
         Trees.assertSame(before, Trees.snapshot(root, true), "nothing changes, not even the staged index");
         assertFalse(Files.exists(SegmentFiles.indexStaging(d, 0)));

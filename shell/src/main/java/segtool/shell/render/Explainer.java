@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import segtool.analyzers.recovery.AnchorSearch;
+import segtool.analyzers.recovery.DecisionStep;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.PlannedOp;
 import segtool.analyzers.recovery.ProbeResult;
@@ -141,56 +142,71 @@ public final class Explainer {
 
     /** What a refusal means, in the terms of its fields (RECOVERY 7.1). */
     static String refusalWhy(Refusal f, PartitionReport r) {
-        String s = "segment " + U64.str(f.segmentStart()) + ": ";
-        switch (f.variant()) {
-            case InteriorDamage:
-                return s + "a walk stopped at byte " + U64.str(f.field("damage_position")) + ", but a complete record"
-                        + " that verifies and carries newer offsets starts later, at byte "
-                        + U64.str(f.field("survivor_position")) + ". Recovery does not cut away data it can prove, "
-                        + "so it refuses the partition instead of truncating.";
-            case UnverifiedResidue:
-                return s + "the " + U64.str(f.field("residue_bytes")) + " bytes after "
-                        + U64.str(f.field("damage_position")) + " could not be classified within the work budget ("
-                        + U64.str(f.field("candidates_examined")) + " of " + U64.str(f.field("budget_units"))
-                        + " candidates, " + U64.str(f.field("verified_bytes")) + " of "
-                        + U64.str(f.field("verify_budget_bytes")) + " verification bytes; counters cover the whole "
-                        + "chain). Exhaustion always refuses, never truncates.";
-            case OffsetDiscontinuity:
-                return s + "the record at byte " + U64.str(f.field("position")) + " verifies but carries base_offset "
-                        + U64.str(f.field("found_offset")) + " where the chain expects "
-                        + U64.str(f.field("expected_offset")) + ".";
-            case ForeignBatch:
-                return s + "the record at byte " + U64.str(f.field("position")) + " verifies but belongs to partition "
-                        + U64.str(f.field("batch_partition_id")) + ", not " + r.partition.partitionId()
-                        + " (wrong directory, or pass the right --partition-id).";
-            case FsyncedLogLoss:
-                return s + "durable mode: the index has " + U64.str(f.field("entry_count")) + " entries but the log "
-                        + "backs only " + U64.str(f.field("provable_entries")) + " of them (searched "
-                        + U64.str(f.field("searched_entries")) + " entries down from the top; provable position "
-                        + U64.str(f.field("provable_position")) + "). More than one unbacked entry means log bytes "
-                        + "that a completed fsync had made durable are gone.";
-            case FsyncedRebuildShortfall:
-                return s + "durable mode: the index was dropped and the byte-0 rebuild proved only "
-                        + U64.str(f.field("walked_position")) + " bytes, short of the last entry's position "
-                        + U64.str(f.field("durable_position")) + ", which a completed flush had made durable.";
-            case EmptyNonTailSegment:
-                return "segment " + U64.str(f.field("empty_start")) + " recovers empty, but segment "
-                        + U64.str(f.field("next_start")) + " follows it; only the last segment may be empty "
-                        + "(recoverable_bytes " + U64.str(f.field("recoverable_bytes")) + ").";
-            case Hole:
-                return "segment " + U64.str(f.field("previous_start")) + " ends at offset "
-                        + U64.str(f.field("previous_end")) + " but the next segment starts at "
-                        + U64.str(f.field("next_start")) + ", and no matching .anchor admits the gap "
-                        + "(recoverable_bytes " + U64.str(f.field("recoverable_bytes")) + ").";
-            case StorageSizeMismatch:
-                return s + "the log holds " + U64.str(f.field("on_disk_bytes")) + " bytes where "
-                        + U64.str(f.field("expected_bytes")) + " are expected.";
-            case CheckpointSizeMismatch:
-                return s + "the checkpointed prefix verifies to " + U64.str(f.field("validated_bytes"))
-                        + " bytes, not the checkpoint's " + U64.str(f.field("expected_bytes")) + ".";
-            default:
-                return s + f;
+        String s = "segment " + u(f.segmentStart()) + ": ";
+        if (f instanceof Refusal.InteriorDamage) {
+            Refusal.InteriorDamage x = (Refusal.InteriorDamage) f;
+            return s + "a walk stopped at byte " + u(x.damagePosition()) + ", but a complete record"
+                    + " that verifies and carries newer offsets starts later, at byte " + u(x.survivorPosition())
+                    + ". Recovery does not cut away data it can prove, so it refuses the partition instead of "
+                    + "truncating.";
         }
+        if (f instanceof Refusal.UnverifiedResidue) {
+            Refusal.UnverifiedResidue x = (Refusal.UnverifiedResidue) f;
+            return s + "the " + u(x.residueBytes()) + " bytes after " + u(x.damagePosition())
+                    + " could not be classified within the work budget (" + u(x.candidatesExamined()) + " of "
+                    + u(x.budgetUnits()) + " candidates, " + u(x.verifiedBytes()) + " of "
+                    + u(x.verifyBudgetBytes()) + " verification bytes; counters cover the whole "
+                    + "chain). Exhaustion always refuses, never truncates.";
+        }
+        if (f instanceof Refusal.OffsetDiscontinuity) {
+            Refusal.OffsetDiscontinuity x = (Refusal.OffsetDiscontinuity) f;
+            return s + "the record at byte " + u(x.position()) + " verifies but carries base_offset "
+                    + u(x.foundOffset()) + " where the chain expects " + u(x.expectedOffset()) + ".";
+        }
+        if (f instanceof Refusal.ForeignBatch) {
+            Refusal.ForeignBatch x = (Refusal.ForeignBatch) f;
+            return s + "the record at byte " + u(x.position()) + " verifies but belongs to partition "
+                    + u(x.batchPartitionId()) + ", not " + r.partition.partitionId()
+                    + " (wrong directory, or pass the right --partition-id).";
+        }
+        if (f instanceof Refusal.FsyncedLogLoss) {
+            Refusal.FsyncedLogLoss x = (Refusal.FsyncedLogLoss) f;
+            return s + "durable mode: the index has " + u(x.entryCount()) + " entries but the log "
+                    + "backs only " + u(x.provableEntries()) + " of them (searched " + u(x.searchedEntries())
+                    + " entries down from the top; provable position " + u(x.provablePosition())
+                    + "). More than one unbacked entry means log bytes that a completed fsync had made durable are "
+                    + "gone.";
+        }
+        if (f instanceof Refusal.FsyncedRebuildShortfall) {
+            Refusal.FsyncedRebuildShortfall x = (Refusal.FsyncedRebuildShortfall) f;
+            return s + "durable mode: the index was dropped and the byte-0 rebuild proved only "
+                    + u(x.walkedPosition()) + " bytes, short of the last entry's position "
+                    + u(x.durablePosition()) + ", which a completed flush had made durable.";
+        }
+        if (f instanceof Refusal.EmptyNonTailSegment) {
+            Refusal.EmptyNonTailSegment x = (Refusal.EmptyNonTailSegment) f;
+            return "segment " + u(x.emptyStart()) + " recovers empty, but segment " + u(x.nextStart())
+                    + " follows it; only the last segment may be empty (recoverable_bytes "
+                    + u(x.recoverableBytes()) + ").";
+        }
+        if (f instanceof Refusal.Hole) {
+            Refusal.Hole x = (Refusal.Hole) f;
+            return "segment " + u(x.previousStart()) + " ends at offset " + u(x.previousEnd())
+                    + " but the next segment starts at " + u(x.nextStart()) + ", and no matching .anchor admits "
+                    + "the gap (recoverable_bytes " + u(x.recoverableBytes()) + ").";
+        }
+        if (f instanceof Refusal.StorageSizeMismatch) {
+            Refusal.StorageSizeMismatch x = (Refusal.StorageSizeMismatch) f;
+            return s + "the log holds " + u(x.onDiskBytes()) + " bytes where " + u(x.expectedBytes())
+                    + " are expected.";
+        }
+        Refusal.CheckpointSizeMismatch x = (Refusal.CheckpointSizeMismatch) f;
+        return s + "the checkpointed prefix verifies to " + u(x.validatedBytes()) + " bytes, not the checkpoint's "
+                + u(x.expectedBytes()) + ".";
+    }
+
+    private static String u(long v) {
+        return U64.str(v);
     }
 
     // ---- one segment -------------------------------------------------------------------------------------
@@ -210,7 +226,7 @@ public final class Explainer {
                 indexLength = size(s.index);
             }
             if (here != null && here.variant() == Refusal.Variant.InteriorDamage) {
-                survivors = survivors(log, here.field("survivor_position"));
+                survivors = survivors(log, ((Refusal.InteriorDamage) here).survivorPosition());
             }
             map = paint(s, r, here, survivors, log);
         }
@@ -274,7 +290,7 @@ public final class Explainer {
     private static String proves(SegmentReport s) {
         switch (s.result) {
             case KEEP:
-                if (s.step != null && s.step.equals("A7")) {
+                if (s.step == DecisionStep.A7) {
                     return "[" + U64.str(s.last.position()) + ", " + U64.str(s.size) + ") verifies from the last "
                             + "entry, through offset " + U64.str(s.endOffset) + "; below byte "
                             + U64.str(s.last.position()) + " only the header at each entry was matched (no checksums)";
@@ -373,7 +389,7 @@ public final class Explainer {
     }
 
     static String decision(SegmentReport s, boolean durable) {
-        String step = s.step;
+        DecisionStep step = s.step;
         if (step == null) {
             if (s.scan != null && s.scan.structural() && s.fromLast == null) {
                 return "A3: the walk from the last entry (both modes) met a verified record that refuses";
@@ -382,39 +398,39 @@ public final class Explainer {
         }
         long lastPos = s.last == null ? 0 : s.last.position();
         switch (step) {
-            case "no-entries":
+            case NO_ENTRIES:
                 return "no index entries: recovery walks the log from byte 0 and builds a new index (R())"
                         + (s.logLength == 0 ? "; the log is empty, so there is nothing to walk" : "");
-            case "A2":
+            case A2:
                 return "A2: the index is inconsistent, so it is dropped and rebuilt from a byte-0 walk (R()); "
                         + "no durable-mode checks on this path";
-            case "A4":
+            case A4:
                 return "A4: no record with messages verifies from the last entry (byte " + U64.str(lastPos) + ")"
                         + (durable ? "; durable mode measures the step-back (more than 1 refuses FsyncedLogLoss), "
                         + "rebuilds from byte 0 (R()), and requires the rebuild to reach byte " + U64.str(lastPos)
                         + " (FsyncedRebuildShortfall)"
                         : "; lenient mode drops the index and rebuilds it from a byte-0 walk (R())");
-            case "A5":
+            case A5:
                 return "A5: the log backs the last entry, but entry " + U64.str(s.scan.firstUnmatched())
                         + " does not describe its batch, so the index is dropped and rebuilt (R())"
                         + (durable ? "; durable mode requires the rebuild to reach byte " + U64.str(lastPos) : "");
-            case "A6":
+            case A6:
                 if (s.result == SegmentReport.Result.KEEP) {
                     return "A6: lenient mode re-verifies the whole log from byte 0 (W(first)); it reached the end, so"
                             + " the index is kept";
                 }
                 return "A6: lenient mode re-verifies the whole log from byte 0 (W(first)); it did not reach the end,"
                         + " so the index is replaced by a rebuild (R()) and the log is cut to what R() proves";
-            case "A7":
+            case A7:
                 return "A7: durable mode trusts what lies below the last entry (its chunks were fsynced) and "
                         + "verifies from byte " + U64.str(lastPos) + " (W(last))"
                         + (U64.lt(s.size, s.logLength) && s.result == SegmentReport.Result.KEEP
                         ? "; it stopped at " + U64.str(s.size) + " and the probe found no survivor, so the log is cut "
                         + "there and the index kept" : "; the index is kept");
-            case "checkpoint":
+            case CHECKPOINT:
                 return "WAL checkpoint: the segment is rebuilt from its checkpointed prefix only";
             default:
-                return step;
+                return step.label();
         }
     }
 
@@ -569,11 +585,13 @@ public final class Explainer {
                             + (survivors != null ? " (" + survivors.records() + " record(s) after the damage hold "
                             + "offsets " + U64.str(survivors.firstOffset()) + ".." + U64.str(survivors.lastOffset())
                             + ")" : "") + ". Look at the damage, then at what still verifies:"
-                            + "\n$ segtool hexdump " + log + " " + U64.str(here.field("damage_position")) + " 512"
+                            + "\n$ segtool hexdump " + log + " "
+                            + u(((Refusal.InteriorDamage) here).damagePosition()) + " 512"
                             + "\n$ segtool batches " + log;
                 case UnverifiedResidue:
                     return "The bytes after the damage look like many overlapping record headers. Look at them:"
-                            + "\n$ segtool hexdump " + log + " " + U64.str(here.field("damage_position")) + " 512";
+                            + "\n$ segtool hexdump " + log + " "
+                            + u(((Refusal.UnverifiedResidue) here).damagePosition()) + " 512";
                 case OffsetDiscontinuity:
                 case ForeignBatch:
                     return "Check that the files belong in this directory; batches shows offsets and partition ids "
@@ -676,8 +694,8 @@ public final class Explainer {
         }
         switch (here.variant()) {
             case InteriorDamage: {
-                long dmg = here.field("damage_position");
-                long survivor = here.field("survivor_position");
+                long dmg = ((Refusal.InteriorDamage) here).damagePosition();
+                long survivor = ((Refusal.InteriorDamage) here).survivorPosition();
                 Walk w = walkEndingAt(s, dmg);
                 if (w != null) {
                     c.paint(w.from(), dmg, Kind.VERIFIED);
@@ -691,7 +709,7 @@ public final class Explainer {
                 return c.spans();
             }
             case UnverifiedResidue: {
-                long dmg = here.field("damage_position");
+                long dmg = ((Refusal.UnverifiedResidue) here).damagePosition();
                 Walk w = walkEndingAt(s, dmg);
                 if (w != null) {
                     c.paint(w.from(), dmg, Kind.VERIFIED);
@@ -700,7 +718,8 @@ public final class Explainer {
             }
             case ForeignBatch:
             case OffsetDiscontinuity: {
-                long pos = here.field("position");
+                long pos = here instanceof Refusal.ForeignBatch ? ((Refusal.ForeignBatch) here).position()
+                        : ((Refusal.OffsetDiscontinuity) here).position();
                 long from = s.fromLast == null && s.scan != null && s.scan.structural() && s.last != null
                         ? s.last.position() : 0;
                 c.paint(from, pos, Kind.VERIFIED);
@@ -708,13 +727,13 @@ public final class Explainer {
                 return c.paint(pos, at != null ? at.end() : pos + BatchHeader.LENGTH, Kind.DAMAGED).spans();
             }
             case FsyncedRebuildShortfall: {
-                long walked = here.field("walked_position");
+                long walked = ((Refusal.FsyncedRebuildShortfall) here).walkedPosition();
                 return c.paint(0, walked, Kind.VERIFIED).paint(walked, len, Kind.TORN).spans();
             }
             case FsyncedLogLoss: {
-                long pe = here.field("provable_entries");
+                long pe = ((Refusal.FsyncedLogLoss) here).provableEntries();
                 if (pe > 0) {
-                    long pp = here.field("provable_position");
+                    long pp = ((Refusal.FsyncedLogLoss) here).provablePosition();
                     LogCursor.Batch at = log.at(pp);
                     if (at != null) {
                         c.paint(pp, at.end(), Kind.VERIFIED);
