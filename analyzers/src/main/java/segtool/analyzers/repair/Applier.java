@@ -194,7 +194,21 @@ public final class Applier {
         }
     }
 
+    /** Every file and directory {@code op} touches is a regular file (a directory for a fence) or absent. */
+    private static void confined(Path dir, RepairOp op) throws IOException {
+        for (String name : Quarantine.partitionFiles(op)) {
+            Confinement.regularOrAbsent(dir.resolve(name));
+        }
+        if (op instanceof RepairOp.Fence f) {
+            Path fence = dir.resolveSibling(f.directory());
+            Confinement.directoryOrAbsent(fence);
+            Confinement.regularOrAbsent(fence.resolve(f.file()));
+            Confinement.regularOrAbsent(fence.resolve(f.index()));
+        }
+    }
+
     private void execute(Quarantine q, Path dir, RepairOp op) throws IOException {
+        confined(dir, op);
         if (op instanceof RepairOp.Delete) {
             delete(q, dir, (RepairOp.Delete) op);
         } else if (op instanceof RepairOp.StageIndex) {
@@ -446,6 +460,7 @@ public final class Applier {
 
     private void undo(Quarantine q, Path dir, RepairOp op, boolean apply, List<String> actions,
                       List<String> conflicts) throws IOException {
+        confined(dir, op);
         if (op instanceof RepairOp.TruncateLog) {
             RepairOp.TruncateLog t = (RepairOp.TruncateLog) op;
             untruncate(q, dir, t.seq(), t.file(), t.from(), t.to(), apply, actions, conflicts);

@@ -63,6 +63,12 @@ public final class Planner {
         Map<String, byte[]> contents = new LinkedHashMap<>();
         for (PlannedOp op : engineOps) {
             int seq = ops.size();
+            Confinement.regularOrAbsent(op.path());
+            if (op instanceof PlannedOp.Fence f) {
+                Confinement.regularOrAbsent(SegmentFiles.index(dir, f.segmentStart()));
+            } else if (op instanceof PlannedOp.InstallIndex i) {
+                Confinement.regularOrAbsent(i.staging());
+            }
             String file = name(dir, op.path());
             if (op instanceof PlannedOp.Delete) {
                 PlannedOp.Delete d = (PlannedOp.Delete) op;
