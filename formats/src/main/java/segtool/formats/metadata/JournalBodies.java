@@ -57,7 +57,50 @@ public final class JournalBodies {
     public record TopicRef(Identifier stream, Identifier topic) {
     }
 
+    /** {@code CreatePartitionsWithAssignments} (op 65): the topic named by the request and the new partitions. */
+    public record CreatePartitions(Identifier stream, Identifier topic, List<Assignment> assignments) {
+    }
+
+    /** {@code DeletePartitions} (op 137): the highest {@code count} partitions of the topic go. */
+    public record DeletePartitions(Identifier stream, Identifier topic, long count) {
+    }
+
     private JournalBodies() {
+    }
+
+    /**
+     * {@code [u32 len][CreatePartitionsRequest][u32 count][count x 12-byte assignments][created_view u32 (newer)]};
+     * of the request only its leading {@code stream_id} and {@code topic_id} identifiers are read.
+     */
+    public static CreatePartitions createPartitions(byte[] body) throws Malformed {
+        Cursor c = new Cursor(body);
+        int len = c.u32len("request_len");
+        int end = c.pos + len;
+        Identifier stream = c.identifier();
+        Identifier topic = c.identifier();
+        if (c.pos > end) {
+            throw new Malformed(end, "request_len " + len + " ends inside the identifiers");
+        }
+        c.pos = end;
+        long count = c.u32();
+        if (count > (long) c.left() / 12) {
+            throw new Malformed(c.pos - 4, "count " + count + " does not fit in the body");
+        }
+        List<Assignment> out = new ArrayList<>();
+        for (long i = 0; i < count; i++) {
+            out.add(new Assignment(c.u32(), c.u64()));
+        }
+        if (c.left() != 0 && c.left() != 4) {
+            throw new Malformed(c.pos, c.left() + " bytes after the assignments (0, or 4 for created_view, expected)");
+        }
+        return new CreatePartitions(stream, topic, out);
+    }
+
+    public static DeletePartitions deletePartitions(byte[] body) throws Malformed {
+        Cursor c = new Cursor(body);
+        DeletePartitions d = new DeletePartitions(c.identifier(), c.identifier(), c.u32());
+        c.end();
+        return d;
     }
 
     public static CreateTopic createTopic(byte[] body) throws Malformed {

@@ -1,0 +1,160 @@
+package segtool.analyzers.inputs;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import segtool.analyzers.recovery.Checkpoint;
+import segtool.formats.metadata.CreatedRevision;
+import segtool.formats.naming.PartitionPath;
+
+/**
+ * Decides, per partition, the inputs the server's boot recovery would use (issue 11): {@code D} from the topic's
+ * stored {@code durability} (METADATA 3.4) and the checkpoint from the frontier (6.5), each with its source; the
+ * command line where there is no metadata; refusals where the server itself refuses, where the command line
+ * contradicts the metadata without {@code --override-durability}, and where METADATA 8 leaves the case open.
+ * Each data directory's {@code metadata/} is read once.
+ */
+public final class InputsResolver {
+    /** What the command line says: {@code --durability} (null: not given), the override, {@code --wal-checkpoint}. */
+    public record CommandLine(Boolean durable, boolean override, Checkpoint checkpoint) {
+        public static CommandLine none() {
+            return new CommandLine(null, false, null);
+        }
+    }
+
+    private final CommandLine cli;
+    private final Map<Path, NodeMetadata> nodes = new HashMap<>();
+
+    public InputsResolver(CommandLine cli) {
+        this.cli = cli;
+    }
+
+    /** The data directory a canonical partition path sits in ({@code <data>/streams/s/topics/t/partitions/p}). */
+    public static Path dataDirOf(PartitionPath p) {
+        if (!p.isCanonical()) {
+            return null;
+        }
+        Path d = p.directory().toAbsolutePath().normalize();
+        for (int i = 0; i < 6 && d != null; i++) {
+            d = d.getParent();
+        }
+        return d;
+    }
+
+    /** The node metadata of {@code dataDir}, read on first use. */
+    public synchronized NodeMetadata node(Path dataDir) {
+        return nodes.computeIfAbsent(dataDir, NodeMetadata::load);
+    }
+
+    public List<PartitionInputs> resolve(List<PartitionPath> partitions) {
+        List<PartitionInputs> out = new ArrayList<>();
+        for (PartitionPath p : partitions) {
+            out.add(resolve(p));
+        }
+        return out;
+    }
+
+    public PartitionInputs resolve(PartitionPath p) {
+        try {
+            return resolveOrThrow(p);
+        } catch (IOException e) {
+            return new PartitionInputs(p, null, null, List.of(), PartitionInputs.Refusal.UNDECIDED,
+                    p.directory() + ": cannot read the inputs: " + e);
+        }
+    }
+
+    private PartitionInputs refuse(PartitionPath p, List<String> notes, PartitionInputs.Refusal r, String line) {
+        return new PartitionInputs(p, null, null, notes, r, line);
+    }
+
+    private PartitionInputs resolveOrThrow(PartitionPath p) throws IOException {
+        Path dataDir = dataDirOf(p);
+        NodeMetadata node = dataDir == null ? null : node(dataDir);
+        List<String> notes = new ArrayList<>(node == null ? List.of() : node.notes);
+        Durability durability;
+        Long revision = null;
+        CreatedRevision.Value recorded = CreatedRevision.read(p.directory());
+        if (node == null || node.kind == NodeMetadata.Kind.ABSENT) {
+            String why = node == null ? "a partition outside a data directory: no metadata/ to read"
+                    : "no metadata/ in " + dataDir;
+            durability = cli.durable() != null
+                    ? new Durability(cli.durable(), DurabilitySource.COMMAND_LINE, "--durability", why, false, null)
+                    : new Durability(false, DurabilitySource.COMMAND_LINE, "the --durability default", why, false,
+                    null);
+        } else if (node.kind == NodeMetadata.Kind.SERVER_REFUSES) {
+            return refuse(p, notes, PartitionInputs.Refusal.SERVER_REFUSES_NODE, node.refusal);
+        } else if (node.kind == NodeMetadata.Kind.UNDECIDED) {
+            return refuse(p, notes, PartitionInputs.Refusal.UNDECIDED, node.refusal);
+        } else {
+            TopicState topic = node.topic(p.streamId(), p.topicId());
+            Long metaRevision = topic == null ? null : topic.partitions.get(p.partitionId());
+            String mismatch = null;
+            if (topic == null) {
+                mismatch = "stream " + p.streamId() + ", topic " + p.topicId() + " is in neither metadata/snapshot.bin "
+                        + "nor the committed journal: the server does not load this directory";
+            } else if (metaRevision == null) {
+                mismatch = "topic " + p.streamId() + "/" + p.topicId() + " (" + topic.name + ") has no partition "
+                        + p.partitionId() + " in the metadata: the server does not load this directory";
+            } else if (recorded.present() && !recorded.valid()) {
+                return refuse(p, notes, PartitionInputs.Refusal.SERVER_REFUSES_PARTITION, CreatedRevision.FILE
+                        + " is " + recorded.length() + " bytes, not 8: the server tombstones this partition");
+            } else if (recorded.valid() && recorded.revision() != metaRevision) {
+                mismatch = CreatedRevision.FILE + " says " + Long.toUnsignedString(recorded.revision())
+                        + ", the metadata's created_revision is " + Long.toUnsignedString(metaRevision) + " (the server "
+                        + (Long.compareUnsigned(recorded.revision(), metaRevision) < 0
+                        ? "deletes this older incarnation" : "defers loading it")
+                        + ", unless the replay missed an apply-time no-op, METADATA 4.7)";
+            }
+            if (mismatch != null) {
+                if (cli.durable() == null) {
+                    return refuse(p, notes, PartitionInputs.Refusal.UNDECIDED, mismatch
+                            + "; pass --durability to judge it anyway");
+                }
+                durability = new Durability(cli.durable(), DurabilitySource.COMMAND_LINE, "--durability", mismatch,
+                        false, null);
+            } else {
+                revision = metaRevision;
+                boolean d = topic.durable();
+                DurabilitySource source = topic.hasDurabilityKey() ? topic.optionsFrom
+                        : DurabilitySource.NO_DURABILITY_KEY;
+                String from = "metadata/" + (topic.optionsFrom == DurabilitySource.JOURNAL ? NodeMetadata.JOURNAL
+                        : NodeMetadata.SNAPSHOT);
+                String detail = topic.hasDurabilityKey() ? null
+                        : "no durability key: a topic from before #4092, D is false";
+                durability = new Durability(d, source, from, detail, false, null);
+                if (cli.durable() != null && cli.durable() != d) {
+                    if (!cli.override()) {
+                        return refuse(p, notes, PartitionInputs.Refusal.CONTRADICTS_METADATA, "--durability="
+                                + (cli.durable() ? "persisted" : "replicated") + " contradicts the topic's stored "
+                                + "durability (" + from + ": " + topic.durabilityEntry() + ", so "
+                                + durability.value() + "); pass --override-durability to judge with it anyway");
+                    }
+                    durability = new Durability(cli.durable(), DurabilitySource.COMMAND_LINE,
+                            "--durability with --override-durability", null, true, d);
+                }
+            }
+        }
+        if (revision == null && recorded.valid()) {
+            revision = recorded.revision();
+        }
+        Wal.Result wal = Wal.read(p, revision);
+        if (wal.refusal() != null) {
+            return refuse(p, notes, wal.refusal(), wal.line());
+        }
+        WalInputs w = wal.inputs();
+        if (cli.checkpoint() != null) {
+            if (w.checkpoint() == null) {
+                w = new WalInputs(cli.checkpoint(), "--wal-checkpoint; " + w.source(), w.openActions(), w.notes());
+            } else if (!Objects.equals(cli.checkpoint(), w.checkpoint())) {
+                return refuse(p, notes, PartitionInputs.Refusal.CONTRADICTS_METADATA, "--wal-checkpoint contradicts "
+                        + w.text());
+            }
+        }
+        notes.addAll(w.notes());
+        return new PartitionInputs(p, durability, w, notes, null, null);
+    }
+}
