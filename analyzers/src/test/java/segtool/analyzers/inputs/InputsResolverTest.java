@@ -13,8 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 import segtool.analyzers.recovery.Checkpoint;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.RecoveryEngine;
+import segtool.analyzers.recovery.RecoveryOptions;
 import segtool.analyzers.recovery.SegmentReport;
-import segtool.analyzers.target.Targets;
+import segtool.analyzers.layout.Targets;
 import segtool.formats.metadata.JournalEntry;
 import segtool.formats.naming.PartitionPath;
 import segtool.samples.metadata.FrontierWriter;
@@ -40,7 +41,7 @@ class InputsResolverTest {
     }
 
     private static PartitionReport judge(PartitionInputs in) {
-        RecoveryEngine.Options o = RecoveryEngine.Options.defaults().withThreads(1);
+        RecoveryOptions o = RecoveryOptions.defaults().withThreads(1);
         if (in.wal().checkpoint() != null) {
             o = o.withCheckpoint(in.wal().checkpoint());
         }
