@@ -98,7 +98,7 @@ public final class ExplainCommand implements Callable<Integer> {
             return exit;
         }
         Style style = output.style();
-        int width = Terminals.width();
+        int width = Terminals.width(ShellSession.of(spec).terminal());
         out.println(Explainer.mode(verdict.enforceFsync) + " is the verdict below (pass --enforce-fsync="
                 + !verdict.enforceFsync + " for the other; the topic's setting changes the verdict)");
         for (int i = 0; i < stories.size(); i++) {

@@ -45,7 +45,7 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
             if (Thread.interrupted()) {
                 throw new Cancelled();
             }
-            String shown = path != null ? path : String.valueOf(ShellSession.openPath());
+            String shown = path != null ? path : String.valueOf(ShellSession.of(spec).openPath());
             return new Judged(targets, shown, reports);
         } catch (InterruptedException e) {
             throw new Cancelled();

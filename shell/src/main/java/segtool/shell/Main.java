@@ -1,161 +1,16 @@
 package segtool.shell;
 
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.NoSuchFileException;
-import java.util.concurrent.Callable;
-import picocli.AutoComplete;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
-import segtool.analyzers.layout.Targets;
 import segtool.shell.repl.Repl;
-import segtool.shell.repl.ReplCommands;
 
-/** Entry point. {@link #commandLine()} alone builds the command tree, for main, the shell and tests. */
-@Command(name = "segtool", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = {"Inspect, judge and repair Apache Iggy partition segments offline.",
-            "Predicts the server's boot-recovery verdict (RECOVERY.md) and explains it. Run without arguments on a "
-                + "terminal (or `segtool shell`) for an interactive shell with completion and history."},
-        subcommands = {ScanCommand.class, ExplainCommand.class, SegmentsCommand.class, IndexCommand.class,
-            BatchesCommand.class, MessagesCommand.class, FindCommand.class, HexdumpCommand.class, StatsCommand.class,
-            segtool.shell.repair.RepairCommand.class, segtool.shell.repair.RebuildIndexCommand.class,
-            segtool.shell.repair.RestoreCommand.class, PackCommand.class, SampleCommand.class, ShellCommand.class,
-            AutoComplete.GenerateCompletion.class, CommandLine.HelpCommand.class})
-public final class Main implements Callable<Integer>, PlainCommand {
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public Integer call() throws Exception {
-        // a bare `segtool` on a terminal opens the shell; anywhere else it is a usage error
-        if (System.console() != null && ShellSession.terminal() == null) {
-            return Repl.runOnSystemTerminal(null);
-        }
-        spec.commandLine().usage(spec.commandLine().getOut());
-        return ExitCodes.USAGE;
+/** The process entry point: a bare {@code segtool} on a terminal is the shell, anything else one command. */
+public final class Main {
+    private Main() {
     }
 
-    /** The one-shot command tree. */
-    public static CommandLine commandLine() {
-        return commandLine(CommandLine.defaultFactory(), false);
-    }
-
-    /**
-     * The command tree. {@code interactive} adds the shell's own commands (open, close, clear, exit/quit) and drops
-     * the ones that make no sense inside it ({@code shell}, {@code generate-completion}).
-     */
-    public static CommandLine commandLine(CommandLine.IFactory factory, boolean interactive) {
-        CommandLine cmd = new CommandLine(new Main(), factory);
-        if (interactive) {
-            cmd.getCommandSpec().removeSubcommand("shell");
-            cmd.getCommandSpec().removeSubcommand("generate-completion");
-            ReplCommands.addTo(cmd, factory);
-        }
-        cmd.setExitCodeExceptionMapper(t -> t instanceof CommandLine.ParameterException ? ExitCodes.USAGE
-                : ExitCodes.IO_ERROR);
-        configure(cmd);
-        cmd.setExecutionExceptionHandler(Main::handle);
-        cmd.setParameterExceptionHandler(Main::usageError);
-        cmd.setCaseInsensitiveEnumValuesAllowed(true);
-        return cmd;
-    }
-
-    private static void configure(CommandLine cmd) {
-        CommandSpec spec = cmd.getCommandSpec();
-        spec.exitCodeOnInvalidInput(ExitCodes.USAGE);
-        spec.exitCodeOnUsageHelp(ExitCodes.CLEAN);
-        spec.exitCodeOnVersionHelp(ExitCodes.CLEAN);
-        spec.exitCodeOnExecutionException(ExitCodes.IO_ERROR);
-        Object user = cmd.getCommand();
-        boolean ours = user.getClass().getName().startsWith("segtool.");
-        ExitCodes.Kind kind = user instanceof ReadCommand ? ExitCodes.Kind.READ
-                : user instanceof PlainCommand || !(user instanceof Callable) || !ours ? ExitCodes.Kind.PLAIN
-                : ExitCodes.Kind.VERDICT;
-        if (!spec.usageMessage().hidden()) {
-            ExitCodes.apply(cmd, user instanceof Main ? ExitCodes.Kind.ALL : kind);
-        }
-        for (CommandLine sub : cmd.getSubcommands().values()) {
-            if (sub.getParent() == cmd) {
-                configure(sub);
-            }
-        }
-    }
-
-    /** A bad command line: one line, the suggestions picocli has, and where to look; never the whole usage. */
-    static int usageError(CommandLine.ParameterException e, String[] args) {
-        CommandLine cmd = e.getCommandLine();
-        PrintWriter err = cmd.getErr();
-        err.println("segtool: " + e.getMessage());
-        CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
-        err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help'.");
-        err.flush();
-        return ExitCodes.USAGE;
-    }
-
-    /** One line on stderr naming what failed; a stack trace only with --debug. The only place errors are printed. */
-    static int handle(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
-        PrintWriter err = cmd.getErr();
-        if (e instanceof Cancelled || e instanceof InterruptedException || interrupted(e)) {
-            err.println("segtool: cancelled");
-            err.flush();
-            return ExitCodes.CANCELLED;
-        }
-        boolean debug = parsed != null && hasDebug(parsed);
-        if (debug) {
-            e.printStackTrace(err);
-        }
-        err.println("segtool: " + message(e));
-        err.flush();
-        if (e instanceof Targets.NotATarget || e instanceof NoSuchFileException) {
-            return ExitCodes.USAGE;
-        }
-        return ExitCodes.IO_ERROR;
-    }
-
-    /** An interrupt that reached a read surfaces as ClosedByInterruptException; it means cancelled, not broken. */
-    private static boolean interrupted(Throwable e) {
-        if (Thread.currentThread().isInterrupted()) {
-            return true;
-        }
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof java.nio.channels.ClosedByInterruptException) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean hasDebug(CommandLine.ParseResult parsed) {
-        for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
-            if (p.hasMatchedOption("--debug")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    static String message(Throwable e) {
-        if (e instanceof NoSuchFileException) {
-            return e.getMessage() + ": no such file or directory";
-        }
-        if (e instanceof AccessDeniedException) {
-            return e.getMessage() + ": permission denied";
-        }
-        if (e instanceof IOException && e.getMessage() != null) {
-            return e.getMessage();
-        }
-        if (e instanceof OutOfMemoryError) {
-            return "out of memory";
-        }
-        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-    }
-
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
         Warmup.start(args);
-        int code = commandLine().execute(args);
+        int code = args.length == 0 && System.console() != null ? Repl.runOnSystemTerminal(null)
+                : CommandLines.oneShot().execute(args);
         System.exit(code);
     }
 }

@@ -99,309 +99,319 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
     @Spec
     CommandSpec spec;
 
-    private PrintWriter out;
-    private Style style;
-    private JsonOut json;
-    private long shown;
-    private String stop;
-
     @Override
     public Integer call() throws Exception {
-        out = spec.commandLine().getOut();
-        style = output.style();
-        maxBytes = Math.max(0, Math.min(maxBytes, COPY_CAP));
-        PartitionPath partition;
-        List<Long> starts;
-        boolean single = isSegment(target);
-        if (single) {
-            SegmentRef ref = SegmentRef.resolve(spec, target, read.partitionId);
-            partition = ref.partition();
-            starts = List.of(ref.start());
-        } else {
-            PartitionRef ref = PartitionRef.resolve(spec, target, read.partitionId);
-            partition = ref.partition();
-            starts = PartitionFiles.starts(ref.directory());
-        }
-        int first = 0;
-        if (offset != null && !single) {
-            for (int i = 0; i < starts.size(); i++) {
-                if (U64.le(starts.get(i), offset)) {
-                    first = i;
-                }
-            }
-        }
-        int exit;
-        try (JsonOut j = output.json ? JsonOut.to(out) : null) {
-            json = j;
-            if (json != null) {
-                json.g().writeStartObject();
-                json.str("schema", "segtool.messages/1").str("path", partition.directory().toString());
-                if (offset != null) {
-                    json.u64("from_offset", offset);
-                } else {
-                    json.g().writeNullField("from_offset");
-                }
-                json.g().writeArrayFieldStart("messages");
-            }
-            for (int i = first; i < starts.size() && shown < limit && stop == null; i++) {
-                segment(partition, starts.get(i));
-            }
-            exit = ExitCode.reading(stop != null);
-            if (json != null) {
-                json.g().writeEndArray();
-                json.u64("shown", shown).str("stop", stop);
-                json.g().writeNumberField("exit_code", exit);
-                json.g().writeEndObject();
-            } else {
-                if (stop != null) {
-                    out.println(style.paint(Style.Paint.RED, "stopped: " + stop));
-                }
-                if (!output.quiet || stop != null) {
-                    out.println(shown + " message(s) shown" + (shown == 0 && offset != null && stop == null
-                            ? " (nothing at or after "
-                            + "offset " + U64.str(offset) + ")" : ""));
-                }
-            }
-        }
-        out.flush();
-        return exit;
-    }
-
-    private static boolean isSegment(Path target) {
-        if (target == null) {
-            Path open = ShellSession.openPath();
-            return open != null && Files.isRegularFile(open) && !ShellSession.isDump(open);
-        }
-        if (Files.isRegularFile(target)) {
-            return !ShellSession.isDump(target);
-        }
-        return !Files.isDirectory(target);
-    }
-
-    private void segment(PartitionPath partition, long start) throws IOException {
-        Path logPath = SegmentFiles.log(partition.directory(), start);
-        long pid = partition.partitionId();
-        try (LogReader log = LogReader.open(logPath, read.maxBatchBytes());
-             IndexFile index = IndexFile.open(SegmentFiles.index(partition.directory(), start))) {
-            long pos = 0;
-            if (offset != null && U64.gt(offset, start)) {
-                Seek.Start s = Seek.byOffset(index, log, pid, offset);
-                pos = s.position();
-                if (s.note() != null && !output.quiet && json == null) {
-                    out.println(style.paint(Style.Paint.DIM, SegmentFiles.stem(start) + ": " + s.note()));
-                }
-            }
-            LogCursor cursor = log.cursor();
-            cursor.seek(pos);
-            while (shown < limit) {
-                Cancelled.check();
-                LogCursor.Batch b = cursor.nextUnverified();
-                if (b == null) {
-                    if (log.problem() != null) {
-                        stop = logPath.getFileName() + " @ " + U64.str(cursor.position()) + ": " + log.problem();
-                    }
-                    return;
-                }
-                BatchHeader h = b.header();
-                if (h.messageCount() == 0 || (offset != null && U64.lt(h.endOffset(), offset))) {
-                    continue;
-                }
-                Defect d = cursor.verify(b).defect();
-                long frameLimit = d == null ? Long.MAX_VALUE : d.index();
-                boolean frameDefect = d != null && d.code().name().startsWith("FRAME_")
-                        || d != null && d.code() == Defect.Code.MESSAGE_CHECKSUM_MISMATCH;
-                Defect walk;
-                try {
-                    walk = cursor.messages(b, COPY_CAP, m -> {
-                        Cancelled.check();
-                        if (frameDefect && m.index() >= frameLimit) {
-                            return false;
-                        }
-                        // F 2.2: message i's offset is base_offset + offset_delta(i) (the reference encoders
-                        // write delta = i, which is what the seek by batch ranges relies on)
-                        long o = m.offset();
-                        if (offset != null && U64.lt(o, offset)) {
-                            return true;
-                        }
-                        show(b, m, o, d);
-                        shown++;
-                        return shown < limit;
-                    });
-                } catch (UncheckedIOException e) {
-                    throw e.getCause();
-                }
-                if (d != null) {
-                    stop = logPath.getFileName() + " @ " + U64.str(b.position()) + ": the batch does not verify: "
-                            + d.describe() + (frameDefect ? "; messages from " + d.index() + " on are not shown"
-                            : "; its messages are shown above, marked");
-                    return;
-                }
-                if (walk != null && shown < limit) {
-                    stop = logPath.getFileName() + " @ " + U64.str(b.position()) + ": " + LogReader.describe(walk);
-                    return;
-                }
-            }
-        }
-    }
-
-    /** Prints one message; an output failure surfaces as {@link UncheckedIOException} (it runs inside the walk). */
-    private void show(LogCursor.Batch b, MessageView m, long o, Defect d) {
-        BatchHeader h = b.header();
-        Payload p = Payload.of(m, maxBytes);
-        String check = d == null ? "ok" : d.code() == Defect.Code.BATCH_CHECKSUM_MISMATCH
-                || d.code() == Defect.Code.FRAME_COUNT_MISMATCH ? "message ok, batch fails: " + d.describe() : "ok";
-        if (json != null) {
-            try {
-                json(b, m, o, p, check);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            return;
-        }
-        if (output.quiet) {
-            return;
-        }
-        out.println(style.bold("offset " + U64.str(o)) + "  id " + m.id() + "  batch @" + U64.str(b.position())
-                + " message " + m.index() + " of " + U64.str(h.messageCount()) + "  frame @" + U64.str(m.position())
-                + (check.equals("ok") ? "" : "  " + style.paint(Style.Paint.RED, check)));
-        out.println("  server time " + Times.iso(h.baseTimestamp()) + "  producer time " + Times.iso(m.timestamp()));
-        if (p.headers() != null && !p.headers().headers().isEmpty()) {
-            out.println("  headers: " + describe(p.headers().headers()));
-        }
-        if (p.headersProblem() != null) {
-            out.println("  headers: " + style.paint(Style.Paint.YELLOW, p.headersProblem()));
-        }
-        String what = m.frame().payloadLength() + " bytes" + (p.decompressed() ? ", lz4 -> " + p.fullLength()
-                + " bytes" : "") + (p.truncated() ? ", first " + p.shown().length + " shown" : "");
-        if (p.decodeProblem() != null) {
-            out.println("  payload: " + style.paint(Style.Paint.YELLOW, p.decodeProblem()));
-        }
-        out.println("  payload (" + what + "):" + render(p.shown()));
+        return new Walk().run();
     }
 
     /**
-     * What is shown of one message: its user headers when the section is small enough to decode here, and at most
-     * {@code maxBytes} of its payload, LZ4-decoded when the headers say {@code iggy-compression: lz4} and the
-     * compressed payload was copied whole (it is, up to {@link #COPY_CAP}) and decodes within
-     * {@link #MAX_DECOMPRESSED}.
+     * One run's state: the walk position, what was shown, where it stopped. picocli resets only annotated fields
+     * between runs in the shell, so none of this may live in the command itself.
      */
-    private record Payload(UserHeaders.Decoded headers, String headersProblem, String compression, byte[] shown,
-                           long fullLength, boolean decompressed, String decodeProblem) {
-        /** True when {@link #shown} holds less than the whole (decoded) payload. */
-        boolean truncated() {
-            return shown.length < fullLength;
-        }
+    private final class Walk {
+        private PrintWriter out;
+        private Style style;
+        private JsonOut json;
+        private long shown;
+        private String stop;
 
-        static Payload of(MessageView m, int maxBytes) {
-            long headersLength = m.frame().userHeadersLength();
-            UserHeaders.Decoded headers = null;
-            String headersProblem = null;
-            if (headersLength > 0) {
-                if (headersLength <= MAX_HEADER_BYTES) {
-                    headers = m.headers();
-                    headersProblem = headers.problem();
+        Integer run() throws Exception {
+            out = spec.commandLine().getOut();
+            style = output.style();
+            maxBytes = Math.max(0, Math.min(maxBytes, COPY_CAP));
+            PartitionPath partition;
+            List<Long> starts;
+            boolean single = isSegment(target, ShellSession.of(spec).openPath());
+            if (single) {
+                SegmentRef ref = SegmentRef.resolve(spec, target, read.partitionId);
+                partition = ref.partition();
+                starts = List.of(ref.start());
+            } else {
+                PartitionRef ref = PartitionRef.resolve(spec, target, read.partitionId);
+                partition = ref.partition();
+                starts = PartitionFiles.starts(ref.directory());
+            }
+            int first = 0;
+            if (offset != null && !single) {
+                for (int i = 0; i < starts.size(); i++) {
+                    if (U64.le(starts.get(i), offset)) {
+                        first = i;
+                    }
+                }
+            }
+            int exit;
+            try (JsonOut j = output.json ? JsonOut.to(out) : null) {
+                json = j;
+                if (json != null) {
+                    json.g().writeStartObject();
+                    json.str("schema", "segtool.messages/1").str("path", partition.directory().toString());
+                    if (offset != null) {
+                        json.u64("from_offset", offset);
+                    } else {
+                        json.g().writeNullField("from_offset");
+                    }
+                    json.g().writeArrayFieldStart("messages");
+                }
+                for (int i = first; i < starts.size() && shown < limit && stop == null; i++) {
+                    segment(partition, starts.get(i));
+                }
+                exit = ExitCode.reading(stop != null);
+                if (json != null) {
+                    json.g().writeEndArray();
+                    json.u64("shown", shown).str("stop", stop);
+                    json.g().writeNumberField("exit_code", exit);
+                    json.g().writeEndObject();
                 } else {
-                    headersProblem = headersLength + " bytes of user headers, too many to decode here";
+                    if (stop != null) {
+                        out.println(style.paint(Style.Paint.RED, "stopped: " + stop));
+                    }
+                    if (!output.quiet || stop != null) {
+                        out.println(shown + " message(s) shown" + (shown == 0 && offset != null && stop == null
+                                ? " (nothing at or after "
+                                + "offset " + U64.str(offset) + ")" : ""));
+                    }
                 }
             }
-            String compression = headers == null ? null : Payloads.compression(headers.headers());
-            long length = m.frame().payloadLength();
-            byte[] stored = m.payload();
-            if ("lz4".equals(compression)) {
-                if (!m.payloadComplete()) {
-                    return new Payload(headers, headersProblem, compression, cut(stored, maxBytes), length, false,
-                            "lz4 payload of " + length + " bytes is too large to decode here; shown compressed");
+            out.flush();
+            return exit;
+        }
+
+        private static boolean isSegment(Path target, Path open) {
+            if (target == null) {
+                return open != null && Files.isRegularFile(open) && !ShellSession.isDump(open);
+            }
+            if (Files.isRegularFile(target)) {
+                return !ShellSession.isDump(target);
+            }
+            return !Files.isDirectory(target);
+        }
+
+        private void segment(PartitionPath partition, long start) throws IOException {
+            Path logPath = SegmentFiles.log(partition.directory(), start);
+            long pid = partition.partitionId();
+            try (LogReader log = LogReader.open(logPath, read.maxBatchBytes());
+                 IndexFile index = IndexFile.open(SegmentFiles.index(partition.directory(), start))) {
+                long pos = 0;
+                if (offset != null && U64.gt(offset, start)) {
+                    Seek.Start s = Seek.byOffset(index, log, pid, offset);
+                    pos = s.position();
+                    if (s.note() != null && !output.quiet && json == null) {
+                        out.println(style.paint(Style.Paint.DIM, SegmentFiles.stem(start) + ": " + s.note()));
+                    }
                 }
+                LogCursor cursor = log.cursor();
+                cursor.seek(pos);
+                while (shown < limit) {
+                    Cancelled.check();
+                    LogCursor.Batch b = cursor.nextUnverified();
+                    if (b == null) {
+                        if (log.problem() != null) {
+                            stop = logPath.getFileName() + " @ " + U64.str(cursor.position()) + ": " + log.problem();
+                        }
+                        return;
+                    }
+                    BatchHeader h = b.header();
+                    if (h.messageCount() == 0 || (offset != null && U64.lt(h.endOffset(), offset))) {
+                        continue;
+                    }
+                    Defect d = cursor.verify(b).defect();
+                    long frameLimit = d == null ? Long.MAX_VALUE : d.index();
+                    boolean frameDefect = d != null && d.code().name().startsWith("FRAME_")
+                            || d != null && d.code() == Defect.Code.MESSAGE_CHECKSUM_MISMATCH;
+                    Defect walk;
+                    try {
+                        walk = cursor.messages(b, COPY_CAP, m -> {
+                            Cancelled.check();
+                            if (frameDefect && m.index() >= frameLimit) {
+                                return false;
+                            }
+                            // F 2.2: message i's offset is base_offset + offset_delta(i) (the reference encoders
+                            // write delta = i, which is what the seek by batch ranges relies on)
+                            long o = m.offset();
+                            if (offset != null && U64.lt(o, offset)) {
+                                return true;
+                            }
+                            show(b, m, o, d);
+                            shown++;
+                            return shown < limit;
+                        });
+                    } catch (UncheckedIOException e) {
+                        throw e.getCause();
+                    }
+                    if (d != null) {
+                        stop = logPath.getFileName() + " @ " + U64.str(b.position()) + ": the batch does not verify: "
+                                + d.describe() + (frameDefect ? "; messages from " + d.index() + " on are not shown"
+                                : "; its messages are shown above, marked");
+                        return;
+                    }
+                    if (walk != null && shown < limit) {
+                        stop = logPath.getFileName() + " @ " + U64.str(b.position()) + ": " + LogReader.describe(walk);
+                        return;
+                    }
+                }
+            }
+        }
+
+        /** Prints one message; an output failure surfaces as {@link UncheckedIOException} (it runs inside the walk). */
+        private void show(LogCursor.Batch b, MessageView m, long o, Defect d) {
+            BatchHeader h = b.header();
+            Payload p = Payload.of(m, maxBytes);
+            String check = d == null ? "ok" : d.code() == Defect.Code.BATCH_CHECKSUM_MISMATCH
+                    || d.code() == Defect.Code.FRAME_COUNT_MISMATCH ? "message ok, batch fails: " + d.describe() : "ok";
+            if (json != null) {
                 try {
-                    byte[] plain = m.plainPayload(MAX_DECOMPRESSED);
-                    return new Payload(headers, headersProblem, compression, cut(plain, maxBytes), plain.length, true,
-                            null);
-                } catch (Payloads.DecodeException e) {
-                    return new Payload(headers, headersProblem, compression, cut(stored, maxBytes), length, false,
-                            e.getMessage() + "; shown compressed");
+                    json(b, m, o, p, check);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                return;
+            }
+            if (output.quiet) {
+                return;
+            }
+            out.println(style.bold("offset " + U64.str(o)) + "  id " + m.id() + "  batch @" + U64.str(b.position())
+                    + " message " + m.index() + " of " + U64.str(h.messageCount()) + "  frame @" + U64.str(m.position())
+                    + (check.equals("ok") ? "" : "  " + style.paint(Style.Paint.RED, check)));
+            out.println("  server time " + Times.iso(h.baseTimestamp()) + "  producer time "
+                    + Times.iso(m.timestamp()));
+            if (p.headers() != null && !p.headers().headers().isEmpty()) {
+                out.println("  headers: " + describe(p.headers().headers()));
+            }
+            if (p.headersProblem() != null) {
+                out.println("  headers: " + style.paint(Style.Paint.YELLOW, p.headersProblem()));
+            }
+            String what = m.frame().payloadLength() + " bytes" + (p.decompressed() ? ", lz4 -> " + p.fullLength()
+                    + " bytes" : "") + (p.truncated() ? ", first " + p.shown().length + " shown" : "");
+            if (p.decodeProblem() != null) {
+                out.println("  payload: " + style.paint(Style.Paint.YELLOW, p.decodeProblem()));
+            }
+            out.println("  payload (" + what + "):" + render(p.shown()));
+        }
+
+        /**
+         * What is shown of one message: its user headers when the section is small enough to decode here, and at most
+         * {@code maxBytes} of its payload, LZ4-decoded when the headers say {@code iggy-compression: lz4} and the
+         * compressed payload was copied whole (it is, up to {@link #COPY_CAP}) and decodes within
+         * {@link #MAX_DECOMPRESSED}.
+         */
+        private record Payload(UserHeaders.Decoded headers, String headersProblem, String compression, byte[] shown,
+                               long fullLength, boolean decompressed, String decodeProblem) {
+            /** True when {@link #shown} holds less than the whole (decoded) payload. */
+            boolean truncated() {
+                return shown.length < fullLength;
+            }
+
+            static Payload of(MessageView m, int maxBytes) {
+                long headersLength = m.frame().userHeadersLength();
+                UserHeaders.Decoded headers = null;
+                String headersProblem = null;
+                if (headersLength > 0) {
+                    if (headersLength <= MAX_HEADER_BYTES) {
+                        headers = m.headers();
+                        headersProblem = headers.problem();
+                    } else {
+                        headersProblem = headersLength + " bytes of user headers, too many to decode here";
+                    }
+                }
+                String compression = headers == null ? null : Payloads.compression(headers.headers());
+                long length = m.frame().payloadLength();
+                byte[] stored = m.payload();
+                if ("lz4".equals(compression)) {
+                    if (!m.payloadComplete()) {
+                        return new Payload(headers, headersProblem, compression, cut(stored, maxBytes), length, false,
+                                "lz4 payload of " + length + " bytes is too large to decode here; shown compressed");
+                    }
+                    try {
+                        byte[] plain = m.plainPayload(MAX_DECOMPRESSED);
+                        return new Payload(headers, headersProblem, compression, cut(plain, maxBytes), plain.length,
+                                true, null);
+                    } catch (Payloads.DecodeException e) {
+                        return new Payload(headers, headersProblem, compression, cut(stored, maxBytes), length, false,
+                                e.getMessage() + "; shown compressed");
+                    }
+                }
+                return new Payload(headers, headersProblem, compression, cut(stored, maxBytes), length, false, null);
+            }
+
+            private static byte[] cut(byte[] b, int max) {
+                return b.length > max ? Arrays.copyOf(b, max) : b;
+            }
+        }
+
+        /** {@code key (string) = value (uint32)} for each header. */
+        private static String describe(List<UserHeaders.Header> headers) {
+            StringBuilder b = new StringBuilder();
+            for (UserHeaders.Header h : headers) {
+                if (b.length() > 0) {
+                    b.append(", ");
+                }
+                b.append(item(h.key())).append(" = ").append(item(h.value()));
+            }
+            return b.toString();
+        }
+
+        private static String item(UserHeaders.Item i) {
+            String v = i.display();
+            if (i.kind() == HeaderKind.STRING) {
+                v = "\"" + v.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+            }
+            return v + " (" + i.kindName() + ")";
+        }
+
+        private String render(byte[] b) {
+            if (b.length == 0) {
+                return " (empty)";
+            }
+            if (format == Format.json) {
+                String text = Bytes.printable(b);
+                if (text != null) {
+                    try {
+                        JsonNode node = ScanJson.mapper().readTree(text);
+                        return "\n" + indent(ScanJson.mapper().writeValueAsString(node));
+                    } catch (IOException notJson) {
+                        return " (not JSON) " + text;
+                    }
                 }
             }
-            return new Payload(headers, headersProblem, compression, cut(stored, maxBytes), length, false, null);
-        }
-
-        private static byte[] cut(byte[] b, int max) {
-            return b.length > max ? Arrays.copyOf(b, max) : b;
-        }
-    }
-
-    /** {@code key (string) = value (uint32)} for each header. */
-    private static String describe(List<UserHeaders.Header> headers) {
-        StringBuilder b = new StringBuilder();
-        for (UserHeaders.Header h : headers) {
-            if (b.length() > 0) {
-                b.append(", ");
-            }
-            b.append(item(h.key())).append(" = ").append(item(h.value()));
-        }
-        return b.toString();
-    }
-
-    private static String item(UserHeaders.Item i) {
-        String v = i.display();
-        if (i.kind() == HeaderKind.STRING) {
-            v = "\"" + v.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
-        }
-        return v + " (" + i.kindName() + ")";
-    }
-
-    private String render(byte[] b) {
-        if (b.length == 0) {
-            return " (empty)";
-        }
-        if (format == Format.json) {
-            String text = Bytes.printable(b);
-            if (text != null) {
-                try {
-                    JsonNode node = ScanJson.mapper().readTree(text);
-                    return "\n" + indent(ScanJson.mapper().writeValueAsString(node));
-                } catch (IOException notJson) {
-                    return " (not JSON) " + text;
+            if (format != Format.hex) {
+                String text = Bytes.printable(b);
+                if (text != null) {
+                    return text.contains("\n") ? "\n" + indent(text) : " " + text;
                 }
             }
+            return "\n" + Bytes.dump(b, 0, "    ").stripTrailing();
         }
-        if (format != Format.hex) {
-            String text = Bytes.printable(b);
-            if (text != null) {
-                return text.contains("\n") ? "\n" + indent(text) : " " + text;
-            }
-        }
-        return "\n" + Bytes.dump(b, 0, "    ").stripTrailing();
-    }
 
-    private static String indent(String s) {
-        return "    " + s.replace("\n", "\n    ");
-    }
-
-    private void json(LogCursor.Batch b, MessageView m, long o, Payload p, String check) throws IOException {
-        BatchHeader h = b.header();
-        FrameHeader f = m.frame();
-        json.g().writeStartObject();
-        json.u64("offset", o).str("id", m.id()).u64("batch_position", b.position())
-                .u64("frame_position", m.position()).u64("index_in_batch", m.index())
-                .u64("server_timestamp", h.baseTimestamp()).u64("producer_timestamp", m.timestamp())
-                .u64("payload_length", f.payloadLength())
-                .u64("user_headers_length", f.userHeadersLength()).str("check", check);
-        json.g().writeArrayFieldStart("user_headers");
-        if (p.headers() != null) {
-            for (UserHeaders.Header uh : p.headers().headers()) {
-                json.g().writeStartObject();
-                json.str("key", uh.key().display()).str("key_kind", uh.key().kindName())
-                        .str("value", uh.value().display()).str("value_kind", uh.value().kindName());
-                json.g().writeEndObject();
-            }
+        private static String indent(String s) {
+            return "    " + s.replace("\n", "\n    ");
         }
-        json.g().writeEndArray();
-        json.str("user_headers_problem", p.headersProblem()).str("compression", p.compression())
-                .bool("decompressed", p.decompressed()).u64("decoded_length", p.fullLength())
-                .bool("truncated", p.truncated()).str("decode_problem", p.decodeProblem());
-        String text = format == Format.hex ? null : Bytes.printable(p.shown());
-        json.str("payload_text", text);
-        json.str("payload_base64", Base64.getEncoder().encodeToString(p.shown()));
-        json.g().writeEndObject();
+
+        private void json(LogCursor.Batch b, MessageView m, long o, Payload p, String check) throws IOException {
+            BatchHeader h = b.header();
+            FrameHeader f = m.frame();
+            json.g().writeStartObject();
+            json.u64("offset", o).str("id", m.id()).u64("batch_position", b.position())
+                    .u64("frame_position", m.position()).u64("index_in_batch", m.index())
+                    .u64("server_timestamp", h.baseTimestamp()).u64("producer_timestamp", m.timestamp())
+                    .u64("payload_length", f.payloadLength())
+                    .u64("user_headers_length", f.userHeadersLength()).str("check", check);
+            json.g().writeArrayFieldStart("user_headers");
+            if (p.headers() != null) {
+                for (UserHeaders.Header uh : p.headers().headers()) {
+                    json.g().writeStartObject();
+                    json.str("key", uh.key().display()).str("key_kind", uh.key().kindName())
+                            .str("value", uh.value().display()).str("value_kind", uh.value().kindName());
+                    json.g().writeEndObject();
+                }
+            }
+            json.g().writeEndArray();
+            json.str("user_headers_problem", p.headersProblem()).str("compression", p.compression())
+                    .bool("decompressed", p.decompressed()).u64("decoded_length", p.fullLength())
+                    .bool("truncated", p.truncated()).str("decode_problem", p.decodeProblem());
+            String text = format == Format.hex ? null : Bytes.printable(p.shown());
+            json.str("payload_text", text);
+            json.str("payload_base64", Base64.getEncoder().encodeToString(p.shown()));
+            json.g().writeEndObject();
+        }
     }
 }

@@ -10,47 +10,59 @@ import segtool.formats.io.U64;
 import segtool.formats.naming.SegmentFiles;
 
 /**
- * State that lives across lines of the interactive shell (picocli resets annotated fields between lines): the path
- * opened with {@code open}, the shell's terminal (for width and colour), and whether {@code exit} was asked for.
- * One-shot commands have none of these.
+ * What lives across the lines of one interactive shell (picocli resets annotated fields between lines): the path
+ * opened with {@code open}, the shell's terminal (for width and colour), and whether {@code exit} was asked for. A
+ * one-shot command line has a session too, with no terminal and nothing open. The root command of a tree built by
+ * {@link CommandLines} holds it; a command reaches it through its spec ({@link #of}).
  */
 public final class ShellSession {
-    private static volatile Path openPath;
-    private static volatile Terminal terminal;
-    private static volatile boolean exitRequested;
+    private final Terminal terminal;
+    private volatile Path openPath;
+    private volatile boolean exitRequested;
 
-    private ShellSession() {
+    private ShellSession(Terminal terminal) {
+        this.terminal = terminal;
     }
 
-    public static Path openPath() {
+    /** A session for one command: no terminal, nothing open. */
+    public static ShellSession oneShot() {
+        return new ShellSession(null);
+    }
+
+    /** A session for an interactive shell on {@code terminal}. */
+    public static ShellSession on(Terminal terminal) {
+        return new ShellSession(terminal);
+    }
+
+    /** The session of the command tree {@code spec} belongs to (a fresh one-shot session for a tree without one). */
+    public static ShellSession of(CommandSpec spec) {
+        Object root = spec.root().userObject();
+        return root instanceof Segtool s ? s.session() : oneShot();
+    }
+
+    public Path openPath() {
         return openPath;
     }
 
-    public static void open(Path path) {
+    public void open(Path path) {
         openPath = path;
     }
 
-    public static Terminal terminal() {
+    /** The shell's terminal, or null for a one-shot command. */
+    public Terminal terminal() {
         return terminal;
     }
 
-    public static void attach(Terminal t) {
-        terminal = t;
-        exitRequested = false;
-    }
-
-    public static void requestExit() {
+    public void requestExit() {
         exitRequested = true;
     }
 
-    public static boolean exitRequested() {
+    public boolean exitRequested() {
         return exitRequested;
     }
 
-    /** Forgets everything (the shell ended). */
-    public static void reset() {
-        openPath = null;
-        terminal = null;
+    /** A new run of the shell starts: nothing asks to leave yet. */
+    public void start() {
         exitRequested = false;
     }
 
@@ -59,7 +71,7 @@ public final class ShellSession {
      * repairing its temporary extraction would change nothing that matters.
      */
     public static Path resolveOnDisk(CommandSpec spec, String path) {
-        Path p = path != null ? Path.of(path) : openPath;
+        Path p = path != null ? Path.of(path) : of(spec).openPath;
         if (p == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "Missing required parameter: 'PATH'"
                     + " (or `open PATH` first in the shell)");
@@ -77,6 +89,7 @@ public final class ShellSession {
      * of the open partition.
      */
     public static Path resolve(CommandSpec spec, String path) throws IOException {
+        Path openPath = of(spec).openPath;
         if (path != null) {
             Path p = Path.of(path);
             Long start = path.contains("/") ? null : U64.parse(path);

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,7 +18,7 @@ import segtool.formats.log.FrameHeader;
 import segtool.formats.writer.PartitionWriter;
 
 /**
- * Every inspection command, black-box through {@link Main#commandLine()}: output (golden where it is stable),
+ * Every inspection command, black-box through {@link CommandLines#oneShot()}: output (golden where it is stable),
  * exit codes on healthy, torn, damaged and refused partitions, JSON shape, bounded reads and one-line errors.
  */
 class CommandsTest {
@@ -43,11 +42,6 @@ class CommandsTest {
         foreign = Partitions.foreign(root);
         huge = Partitions.hugeLength(root);
         messages = Partitions.messages(root);
-    }
-
-    @AfterEach
-    void forgetShell() {
-        ShellSession.reset();
     }
 
     static JsonNode json(Cli.Result r) throws IOException {
@@ -345,7 +339,7 @@ class CommandsTest {
 
     @Test
     void everyCommand_helpListsExitCodes() {
-        CommandLine cmd = Main.commandLine();
+        CommandLine cmd = CommandLines.oneShot();
         for (String name : cmd.getSubcommands().keySet()) {
             if (cmd.getSubcommands().get(name).getCommandSpec().usageMessage().hidden() || name.equals("help")
                     || name.equals("generate-completion")) {

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,11 +32,6 @@ class ExplainTest {
         interior = Partitions.interior(root);
         outrun = Partitions.indexOutrunsLog(root);
         foreign = Partitions.foreign(root);
-    }
-
-    @AfterEach
-    void forgetShell() {
-        ShellSession.reset();
     }
 
     /** The text with wrapping undone, so phrases can be searched whatever the width. */

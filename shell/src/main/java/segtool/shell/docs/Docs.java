@@ -10,7 +10,8 @@ import java.util.List;
 import java.util.Map;
 import picocli.AutoComplete;
 import picocli.CommandLine;
-import segtool.shell.Main;
+import segtool.shell.CommandLines;
+import segtool.shell.ShellSession;
 
 /**
  * Generates the checked-in documentation from the picocli model: {@code man/segtool.1}, one
@@ -29,8 +30,8 @@ public final class Docs {
     /** Every generated file, by path relative to the output root, in a stable order. */
     public static Map<String, String> generate() {
         Map<String, String> out = new LinkedHashMap<>();
-        CommandLine root = Main.commandLine();
-        CommandLine shell = Main.commandLine(CommandLine.defaultFactory(), true);
+        CommandLine root = CommandLines.oneShot();
+        CommandLine shell = CommandLines.create(ShellSession.oneShot(), CommandLine.defaultFactory(), true);
         List<CommandLine> commands = new ArrayList<>();
         for (CommandLine sub : root.getSubcommands().values()) {
             if (sub.getParent() == root && !sub.getCommandSpec().usageMessage().hidden()

@@ -34,7 +34,7 @@ public record SegmentRef(PartitionPath partition, long start, Path log, Path ind
 
     private static SegmentRef resolve(CommandSpec spec, Path arg) throws IOException {
         if (arg == null) {
-            Path open = ShellSession.openPath();
+            Path open = ShellSession.of(spec).openPath();
             if (open != null && Files.isRegularFile(open)) {
                 return resolve(spec, open);
             }
@@ -57,7 +57,7 @@ public record SegmentRef(PartitionPath partition, long start, Path log, Path ind
         }
         Long bare = U64.parse(text);
         if (bare != null && !text.contains("/")) {
-            Path open = ShellSession.openPath();
+            Path open = ShellSession.of(spec).openPath();
             if (open != null) {
                 Path dir = Files.isRegularFile(open) ? open.toAbsolutePath().getParent() : open;
                 return of(dir, bare);

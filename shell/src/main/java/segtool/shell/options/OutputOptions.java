@@ -1,6 +1,9 @@
 package segtool.shell.options;
 
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import segtool.shell.ShellSession;
 import segtool.shell.render.Style;
 import segtool.shell.render.Terminals;
 
@@ -19,9 +22,12 @@ public final class OutputOptions {
     @Option(names = "--debug", description = "Show stack traces for errors.")
     public boolean debug;
 
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
+
     /** Colour only on a terminal that is not dumb, without --no-color and without NO_COLOR. */
     public boolean color() {
-        return !noColor && !json && Terminals.colorCapable();
+        return !noColor && !json && Terminals.colorCapable(ShellSession.of(mixee).terminal());
     }
 
     public Style style() {

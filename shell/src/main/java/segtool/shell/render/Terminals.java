@@ -2,7 +2,6 @@ package segtool.shell.render;
 
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
-import segtool.shell.ShellSession;
 
 /** Terminal facts the renderers need: the width (80 when not a terminal) and whether colour makes sense. */
 public final class Terminals {
@@ -12,9 +11,8 @@ public final class Terminals {
     private Terminals() {
     }
 
-    /** The shell terminal's width; else the system terminal's when stdout is one; else 80. */
-    public static int width() {
-        Terminal t = ShellSession.terminal();
+    /** The shell terminal's width ({@code t}, null outside the shell); else the system terminal's; else 80. */
+    public static int width(Terminal t) {
         if (t != null) {
             int w = t.getWidth();
             return w > 0 ? w : DEFAULT_WIDTH;
@@ -39,12 +37,13 @@ public final class Terminals {
         }
     }
 
-    /** Colour is possible: a real terminal (the shell's or stdout) that is not dumb, and NO_COLOR is unset. */
-    public static boolean colorCapable() {
+    /**
+     * Colour is possible: a real terminal (the shell's, {@code t}, or stdout) that is not dumb, and NO_COLOR is unset.
+     */
+    public static boolean colorCapable(Terminal t) {
         if (System.getenv("NO_COLOR") != null) {
             return false;
         }
-        Terminal t = ShellSession.terminal();
         if (t != null) {
             return !isDumb(t.getType());
         }

@@ -20,8 +20,8 @@ import picocli.CommandLine;
 import picocli.shell.jline3.PicocliCommands;
 import segtool.formats.naming.PartitionPath;
 import segtool.formats.naming.SegmentFiles;
+import segtool.shell.CommandLines;
 import segtool.shell.ExitCodes;
-import segtool.shell.Main;
 import segtool.shell.ShellSession;
 import segtool.shell.Version;
 
@@ -34,6 +34,7 @@ public final class Repl implements AutoCloseable {
     static final String HISTORY_ENV = "SEGTOOL_HISTORY";
 
     private final Terminal terminal;
+    private final ShellSession session;
     private final CommandLine cmd;
     private final LineReader reader;
     private final boolean processSignals;
@@ -56,14 +57,15 @@ public final class Repl implements AutoCloseable {
         this.processSignals = processSignals;
         PicocliCommands.PicocliCommandsFactory factory = new PicocliCommands.PicocliCommandsFactory();
         factory.setTerminal(terminal);
-        this.cmd = Main.commandLine(factory, true);
+        this.session = ShellSession.on(terminal);
+        this.cmd = CommandLines.create(session, factory, true);
         PrintWriter w = terminal.writer();
         cmd.setOut(w);
         cmd.setErr(w);
         DefaultParser parser = new DefaultParser();
         parser.setEofOnUnclosedQuote(false);
         LineReaderBuilder b = LineReaderBuilder.builder().terminal(terminal).appName("segtool")
-                .completer(new ShellCompleter(cmd)).parser(parser)
+                .completer(new ShellCompleter(cmd, session)).parser(parser)
                 .variable(LineReader.LIST_MAX, 200)
                 .option(LineReader.Option.AUTO_FRESH_LINE, true)
                 .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true);
@@ -79,6 +81,11 @@ public final class Repl implements AutoCloseable {
 
     public CommandLine commandLine() {
         return cmd;
+    }
+
+    /** What this shell carries from line to line: the open path, its terminal. */
+    public ShellSession session() {
+        return session;
     }
 
     /** The history file: {@code $SEGTOOL_HISTORY}, else {@code ~/.segtool_history}. */
@@ -101,7 +108,7 @@ public final class Repl implements AutoCloseable {
 
     /** Reads and runs lines until exit, quit or end of input; returns the last command's exit code. */
     public int run(Path open) {
-        ShellSession.attach(terminal);
+        session.start();
         Object previousInt = null;
         if (processSignals) {
             // while a command runs, Ctrl-C cancels it; at the prompt it goes to the line reader as usual
@@ -121,7 +128,7 @@ public final class Repl implements AutoCloseable {
             execute(List.of("open", open.toString()));
         }
         try {
-            while (!ShellSession.exitRequested()) {
+            while (!session.exitRequested()) {
                 String line;
                 try {
                     line = reader.readLine(prompt());
@@ -159,7 +166,6 @@ public final class Repl implements AutoCloseable {
                 w.println("segtool: cannot save history: " + e.getMessage());
             }
             w.flush();
-            ShellSession.reset();
         }
         return lastExit == ExitCodes.CANCELLED ? ExitCodes.CLEAN : lastExit;
     }
@@ -172,7 +178,7 @@ public final class Repl implements AutoCloseable {
             try {
                 code.set(cmd.execute(args));
             } catch (Throwable t) {
-                // picocli hands Exceptions to Main.handle; an Error still gets one line, not a trace
+                // picocli hands Exceptions to CommandLines.handle; an Error still gets one line, not a trace
                 cmd.getErr().println("segtool: " + t);
                 cmd.getErr().flush();
                 code.set(ExitCodes.IO_ERROR);
@@ -220,7 +226,7 @@ public final class Repl implements AutoCloseable {
 
     /** {@code segtool s1/t1/p1> }: what is open, and the last exit code when it was not 0. */
     String prompt() {
-        Path open = ShellSession.openPath();
+        Path open = session.openPath();
         String where = "";
         if (open != null) {
             boolean file = Files.isRegularFile(open);

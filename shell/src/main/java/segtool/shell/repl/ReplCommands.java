@@ -50,7 +50,7 @@ public final class ReplCommands {
         public Integer call() throws Exception {
             Targets t = Targets.resolve(path);
             Path abs = path.toAbsolutePath().normalize();
-            ShellSession.open(abs);
+            ShellSession.of(spec).open(abs);
             PrintWriter out = spec.commandLine().getOut();
             switch (t.kind()) {
                 case DATA_DIRECTORY:
@@ -81,9 +81,12 @@ public final class ReplCommands {
     @Command(name = "close", mixinStandardHelpOptions = true, versionProvider = Version.class,
             description = "Forget the open path.")
     static final class Close implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
         @Override
         public Integer call() {
-            ShellSession.open(null);
+            ShellSession.of(spec).open(null);
             return ExitCodes.CLEAN;
         }
     }
@@ -91,9 +94,12 @@ public final class ReplCommands {
     @Command(name = "exit", aliases = "quit", mixinStandardHelpOptions = true, versionProvider = Version.class,
             description = "Leave the shell (Ctrl-D does too).")
     static final class Exit implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
         @Override
         public Integer call() {
-            ShellSession.requestExit();
+            ShellSession.of(spec).requestExit();
             return ExitCodes.CLEAN;
         }
     }

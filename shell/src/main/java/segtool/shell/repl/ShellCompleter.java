@@ -35,9 +35,12 @@ public final class ShellCompleter implements Completer {
     static final int MAX_NUMBERS = 200;
 
     private final CommandLine root;
+    private final ShellSession session;
 
-    public ShellCompleter(CommandLine root) {
+    /** Completes the commands of {@code root}; segments and offsets come from what {@code session} has open. */
+    public ShellCompleter(CommandLine root, ShellSession session) {
         this.root = root;
+        this.session = session;
     }
 
     @Override
@@ -145,7 +148,7 @@ public final class ShellCompleter implements Completer {
         return k;
     }
 
-    private static List<String> values(OptionSpec o, CommandSpec spec) {
+    private List<String> values(OptionSpec o, CommandSpec spec) {
         List<String> out = new ArrayList<>();
         if (o.completionCandidates() != null) {
             o.completionCandidates().forEach(out::add);
@@ -188,20 +191,20 @@ public final class ShellCompleter implements Completer {
 
     // ---- what the open partition offers ------------------------------------------------------------------
 
-    private static Path openDirectory() {
-        Path open = ShellSession.openPath();
+    private Path openDirectory() {
+        Path open = session.openPath();
         if (open == null) {
             return null;
         }
         return Files.isRegularFile(open) ? open.toAbsolutePath().getParent() : open;
     }
 
-    private static PartitionPath openPartition() {
+    private PartitionPath openPartition() {
         Path dir = openDirectory();
         return dir == null ? null : PartitionPath.of(dir);
     }
 
-    private static List<String> segmentStarts() {
+    private List<String> segmentStarts() {
         Path dir = openDirectory();
         List<String> out = new ArrayList<>();
         if (dir == null) {
@@ -218,7 +221,7 @@ public final class ShellCompleter implements Completer {
     }
 
     /** Segment start offsets, then index entry offsets, of the open partition; at most {@link #MAX_NUMBERS}. */
-    private static List<String> offsets() {
+    private List<String> offsets() {
         Path dir = openDirectory();
         Set<String> out = new LinkedHashSet<>(segmentStarts());
         if (dir == null) {
@@ -239,7 +242,7 @@ public final class ShellCompleter implements Completer {
     }
 
     /** Index entry positions of the segment named by {@code segment} (a start offset or a file). */
-    private static List<String> positions(String segment) {
+    private List<String> positions(String segment) {
         List<String> out = new ArrayList<>();
         Path index;
         Long start = SegmentFiles.startOffsetOf(segment);

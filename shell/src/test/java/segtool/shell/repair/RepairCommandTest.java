@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 import segtool.formats.naming.SegmentFiles;
 import segtool.formats.writer.PartitionWriter;
-import segtool.shell.Main;
+import segtool.shell.CommandLines;
 
 /** repair, rebuild-index and restore driven black-box through the command line, as a user would. */
 class RepairCommandTest {
@@ -39,7 +39,7 @@ class RepairCommandTest {
     static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cmd = Main.commandLine();
+        CommandLine cmd = CommandLines.oneShot();
         cmd.setOut(new PrintWriter(out));
         cmd.setErr(new PrintWriter(err));
         int exit = cmd.execute(args);

@@ -24,7 +24,6 @@ import org.jline.reader.Candidate;
 import org.jline.reader.ParsedLine;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +31,6 @@ import picocli.CommandLine.Command;
 import segtool.formats.writer.PartitionWriter;
 import segtool.shell.Cancelled;
 import segtool.shell.ExitCodes;
-import segtool.shell.ShellSession;
 
 /** The shell driven through a dumb JLine terminal over streams: open, completion, commands, Ctrl-C, history, exit. */
 class ReplTest {
@@ -47,11 +45,6 @@ class ReplTest {
         dir = root.resolve("data/streams/1/topics/1/partitions/1");
         segments = PartitionWriter.fill(dir, PartitionWriter.Config.of(1).segmentSize(16 * 1024)
                 .messagesRequiredToSave(5), 300, 5, 40, 7);
-    }
-
-    @AfterEach
-    void forget() {
-        ShellSession.reset();
     }
 
     /** A dumb terminal over streams; the pure-Java line discipline ("exec" provider), no pseudo-terminal. */
@@ -164,7 +157,7 @@ class ReplTest {
     static List<String> complete(Repl repl, String line) {
         ParsedLine parsed = repl.reader().getParser().parse(line, line.length());
         List<Candidate> out = new ArrayList<>();
-        new ShellCompleter(repl.commandLine()).complete(repl.reader(), parsed, out);
+        new ShellCompleter(repl.commandLine(), repl.session()).complete(repl.reader(), parsed, out);
         List<String> values = new ArrayList<>();
         for (Candidate c : out) {
             values.add(c.value());
@@ -174,9 +167,9 @@ class ReplTest {
 
     @Test
     void completesCommandsOptionsValuesSegmentsPathsAndPositions() throws IOException {
-        ShellSession.open(dir);
         try (Terminal t = dumb(new ByteArrayInputStream(new byte[0]), new ByteArrayOutputStream());
              Repl repl = new Repl(t, null)) {
+            repl.session().open(dir);
             List<String> commands = complete(repl, "");
             assertTrue(commands.containsAll(List.of("explain", "segments", "index", "batches", "messages", "find",
                     "hexdump", "stats", "scan", "open", "close", "exit", "quit", "help")), commands.toString());
