@@ -1,0 +1,85 @@
+package segtool.formats.fuzz;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * What the fuzz targets share: the heap this thread has allocated (to prove that no length read from the input sizes
+ * an allocation) and one scratch directory under {@code java.io.tmpdir} for targets that need the input as a file.
+ */
+public final class Fuzz {
+    private static Path scratch;
+
+    private Fuzz() {
+    }
+
+    /** Bytes allocated on the heap by this thread so far. */
+    public static long allocated() {
+        PRIMED.get();
+        return THREADS.getCurrentThreadAllocatedBytes();
+    }
+
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    /** The first reading in a thread sets the thread's counter up at a cost of about 100 KiB: not the input's. */
+    private static final ThreadLocal<Boolean> PRIMED = ThreadLocal.withInitial(() -> {
+        THREADS.getCurrentThreadAllocatedBytes();
+        THREADS.getCurrentThreadAllocatedBytes();
+        return true;
+    });
+
+    /**
+     * Fails when more than {@code budget} bytes were allocated since {@code since}. {@code what} must be a constant:
+     * building a message before the reading would be counted (the first string concatenation costs 100 KiB).
+     */
+    public static void assertAllocatedAtMost(long since, long budget, String what) {
+        long spent = allocated() - since;
+        if (spent > budget) {
+            throw new AssertionError(what + " allocated " + spent + " bytes, budget " + budget);
+        }
+    }
+
+    /** {@code data} written to {@code name} in the scratch directory (replacing what a previous input left). */
+    public static synchronized Path file(String name, byte[] data) {
+        try {
+            if (scratch == null) {
+                scratch = Files.createTempDirectory("segtool-fuzz-");
+                scratch.toFile().deleteOnExit();
+            }
+            Path f = scratch.resolve(name);
+            Files.write(f, data);
+            f.toFile().deleteOnExit();
+            return f;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** What a target throws while warming up. */
+    @FunctionalInterface
+    public interface Warm {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code warm} a few times, so classes are loaded and first calls made before allocations are counted. */
+    public static void warmUp(Warm warm) {
+        for (int i = 0; i < 3; i++) {
+            allocated();
+            try {
+                warm.run();
+            } catch (Exception | AssertionError e) {
+                // warming up only: the targets judge
+            }
+        }
+    }
+
+    /** A failed invariant: thrown so the fuzzer keeps the input as a finding. */
+    public static void check(boolean ok, String what) {
+        if (!ok) {
+            throw new AssertionError(what);
+        }
+    }
+}
