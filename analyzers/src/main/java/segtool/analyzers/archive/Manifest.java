@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -49,9 +50,9 @@ public record Manifest(String format, String root, String source, String created
             g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             g.writeStartObject();
             g.writeStringField("format", format);
-            g.writeStringField("root", root);
-            g.writeStringField("source", source);
-            g.writeStringField("created", created);
+            optional(g, "root", root);
+            optional(g, "source", source);
+            optional(g, "created", created);
             g.writeArrayFieldStart("files");
             for (FileEntry f : files) {
                 g.writeStartObject();
@@ -64,12 +65,19 @@ public record Manifest(String format, String root, String source, String created
             g.writeArrayFieldStart("skipped");
             for (Skipped s : skipped) {
                 g.writeStartObject();
-                g.writeStringField("path", s.path());
-                g.writeStringField("reason", s.reason());
+                optional(g, "path", s.path());
+                optional(g, "reason", s.reason());
                 g.writeEndObject();
             }
             g.writeEndArray();
             g.writeEndObject();
+        }
+    }
+
+    /** A field {@link #readFrom} may find absent: left out when null, since a JSON null is not a string to it. */
+    private static void optional(JsonGenerator g, String name, String value) throws IOException {
+        if (value != null) {
+            g.writeStringField(name, value);
         }
     }
 
@@ -80,6 +88,15 @@ public record Manifest(String format, String root, String source, String created
      * @throws IOException        when reading {@code in} fails
      */
     public static Manifest readFrom(InputStream in) throws IOException {
+        try {
+            return parse(in);
+        } catch (CharConversionException e) {
+            // Jackson took leading zero bytes for UTF-32 or UTF-16; the writer writes UTF-8, so this is no manifest.
+            throw new JsonParseException(null, "manifest is not UTF-8 JSON: " + e.getMessage());
+        }
+    }
+
+    private static Manifest parse(InputStream in) throws IOException {
         try (JsonParser p = JSON.createParser(in)) {
             p.disable(JsonParser.Feature.AUTO_CLOSE_SOURCE);
             expect(p, p.nextToken(), JsonToken.START_OBJECT);
