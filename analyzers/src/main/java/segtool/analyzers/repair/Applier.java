@@ -404,10 +404,13 @@ public final class Applier {
     }
 
     /**
-     * Puts back every byte the quarantine holds: undoes, newest first, each operation that finished or was
-     * interrupted. Checks first, without changing anything, that each file is in a state the repair (or an earlier,
-     * interrupted restore) can have left; any other state is a conflict and nothing is changed. Each undo step
-     * checks the file again, so running restore again after a crash finishes the job.
+     * Puts back every byte the quarantine holds: undoes, newest first, every operation of the plan whose file is not
+     * in its original state. The journal is not trusted for this (it may be lost, torn or out of date): each file's
+     * state decides. Checks first, without changing anything, that each file is original or in a state the repair
+     * (or an earlier, interrupted restore) can have left; any other state is a conflict and nothing is changed.
+     * Nothing is claimed before the partition is verified against the manifest's original lengths and hashes: a dry
+     * run with nothing to do verifies it now, an apply verifies it after the last step. Each undo step checks the
+     * file again, so running restore again after a crash or a full disk finishes the job.
      */
     public RestoreResult restore(Quarantine q, boolean apply) throws IOException {
         verifyCopies(q);
@@ -418,9 +421,10 @@ public final class Applier {
         java.util.Collections.reverse(ops);
         leftovers(dir, false, actions);
         for (RepairOp op : ops) {
-            if (q.touched(op.seq())) {
-                undo(q, dir, op, false, actions, conflicts);
-            }
+            undo(q, dir, op, false, actions, conflicts);
+        }
+        if (conflicts.isEmpty() && actions.isEmpty()) {
+            conflicts.addAll(notOriginal(q, dir));
         }
         if (!conflicts.isEmpty() || !apply) {
             return new RestoreResult(actions, conflicts, false);
@@ -428,16 +432,71 @@ public final class Applier {
         List<String> done = new ArrayList<>();
         leftovers(dir, true, done);
         for (RepairOp op : ops) {
-            if (q.touched(op.seq())) {
-                undo(q, dir, op, true, done, conflicts);
-                if (!conflicts.isEmpty()) {
-                    throw new IOException("restore stopped: " + conflicts.get(0));
-                }
+            undo(q, dir, op, true, done, conflicts);
+            if (!conflicts.isEmpty()) {
+                throw new IOException("restore stopped: " + conflicts.get(0));
             }
+        }
+        List<String> wrong = notOriginal(q, dir);
+        if (!wrong.isEmpty()) {
+            throw new IOException("restore did not bring back the original bytes: " + wrong.get(0)
+                    + (wrong.size() > 1 ? " (and " + (wrong.size() - 1) + " more)" : ""));
         }
         writeAtomically(q.directory().resolve(Quarantine.MANIFEST), q.manifest().withState(Manifest.RESTORED,
                 q.manifest().completed(), clock.instant().toString()).toBytes());
         return new RestoreResult(done, conflicts, true);
+    }
+
+    /**
+     * Every file the manifest names, checked against what it was before the repair: the first operation that touches
+     * a name says what that was (absent, or {@code n} bytes whose quarantined ranges hash as recorded). Returns one
+     * line per file that differs; empty when the partition holds the original bytes.
+     */
+    private static List<String> notOriginal(Quarantine q, Path dir) throws IOException {
+        List<String> out = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (RepairOp op : q.manifest().operations()) {
+            for (String name : Quarantine.partitionFiles(op)) {
+                if (!seen.add(name)) {
+                    continue;
+                }
+                long length = originalLength(op, name);
+                Path p = dir.resolve(name);
+                if (length < 0) {
+                    if (exists(p)) {
+                        out.add(p + ": did not exist before the repair, but does now");
+                    }
+                } else if (!exists(p)) {
+                    out.add(p + ": is missing; it was " + length + " bytes before the repair");
+                } else if (Files.size(p) != length) {
+                    out.add(p + ": is " + Files.size(p) + " bytes; it was " + length + " before the repair");
+                } else if (!copied(q, op.seq(), p, name, length)) {
+                    out.add(p + ": does not hash as the bytes quarantined from it");
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The length {@code name} had before {@code op}, the first operation that touches it; -1 when it was absent. */
+    private static long originalLength(RepairOp op, String name) {
+        if (op instanceof RepairOp.Delete d) {
+            return d.length();
+        }
+        if (op instanceof RepairOp.Fence f) {
+            return name.equals(f.file()) ? (f.logExisted() ? f.logBytes() : -1) : (f.indexExisted() ? f.indexBytes()
+                    : -1);
+        }
+        if (op instanceof RepairOp.TruncateLog t) {
+            return t.from();
+        }
+        if (op instanceof RepairOp.TruncateIndex t) {
+            return t.from();
+        }
+        if (op instanceof RepairOp.InstallIndex i) {
+            return name.equals(i.file()) && i.existed() ? i.from() : -1;
+        }
+        return -1;
     }
 
     private void leftovers(Path dir, boolean apply, List<String> actions) throws IOException {
@@ -495,6 +554,11 @@ public final class Applier {
             RepairOp.StageIndex s = (RepairOp.StageIndex) op;
             Path p = dir.resolve(s.file());
             if (exists(p) && !isOriginalOf(q, s.file(), p)) {
+                if (!stagedBySegtool(q, s, p)) {
+                    conflicts.add(p + ": is neither the index segtool staged nor the file it replaced (changed "
+                            + "since?)");
+                    return;
+                }
                 actions.add("delete " + s.file() + " (written by segtool)");
                 if (apply) {
                     step("delete " + p);
@@ -525,14 +589,23 @@ public final class Applier {
     }
 
     /** A staging file segtool wrote over a name the sweep had deleted: removed before the original is recreated. */
-    private static boolean removedByLaterUndo(Quarantine q, RepairOp.Delete d) {
+    private static boolean removedByLaterUndo(Quarantine q, RepairOp.Delete d) throws IOException {
+        Path p = q.partition().resolve(d.file());
         for (RepairOp op : q.manifest().operations()) {
-            if (op instanceof RepairOp.StageIndex && op.file().equals(d.file()) && op.seq() > d.seq()
-                    && q.touched(op.seq())) {
+            if (op instanceof RepairOp.StageIndex s && op.file().equals(d.file()) && op.seq() > d.seq()
+                    && stagedBySegtool(q, s, p)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * {@code p} is what {@code s} wrote: the staged content, or anything at all while the journal names {@code s}
+     * as the operation a crash interrupted (a torn write). Without a journal a torn staging file is a conflict.
+     */
+    private static boolean stagedBySegtool(Quarantine q, RepairOp.StageIndex s, Path p) throws IOException {
+        return matches(p, s.length(), s.xxh3()) || (q.touched(s.seq()) && !q.isDone(s.seq()));
     }
 
     private boolean isOriginalOf(Quarantine q, String file, Path p) throws IOException {

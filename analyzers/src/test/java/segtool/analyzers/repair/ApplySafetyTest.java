@@ -10,11 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import segtool.formats.naming.PartitionPath;
@@ -136,50 +134,14 @@ class ApplySafetyTest {
 
     // ---- a real, small file system -------------------------------------------------------------------------
 
-    /** Mounts a tmpfs of {@code size} at {@code dir} (root only); skips the test with a message where it cannot. */
-    private static void mountTmpfs(Path dir, String size) throws Exception {
-        Files.createDirectories(dir);
-        Process m;
-        try {
-            m = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", dir.toString())
-                    .redirectErrorStream(true).start();
-        } catch (IOException e) {
-            Assumptions.assumeTrue(false, "cannot run mount: " + e.getMessage());
-            return;
-        }
-        String out = new String(m.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        assertTrue(m.waitFor(30, TimeUnit.SECONDS));
-        Assumptions.assumeTrue(m.exitValue() == 0, "cannot mount a small tmpfs here (" + out + "); skipped");
-    }
-
-    private static void unmount(Path dir) throws Exception {
-        new ProcessBuilder("umount", dir.toString()).inheritIO().start().waitFor(30, TimeUnit.SECONDS);
-    }
-
-    /** Fills the file system of {@code dir} until at most {@code leave} bytes are usable. */
-    private static void fill(Path dir, long leave) throws IOException {
-        byte[] chunk = new byte[64 << 10];
-        int n = 0;
-        while (Files.getFileStore(dir).getUsableSpace() > leave) {
-            long room = Files.getFileStore(dir).getUsableSpace() - leave;
-            try {
-                Files.write(dir.resolve("filler" + n++), java.util.Arrays.copyOf(chunk, (int) Math.min(room,
-                        chunk.length)));
-            } catch (IOException full) {
-                return;
-            }
-        }
-    }
-
     @Test
     void notEnoughSpaceForTheCopies_isRefusedBeforeAnythingIsWritten() throws Exception {
         Path mnt = tmp.resolve("small");
-        mountTmpfs(mnt, "6m");
-        try {
+        try (SmallFs fs = SmallFs.mount(mnt, "6m")) {
             Path dir = Shapes.partitionDir(mnt);
             Files.createDirectories(dir);
             KillNineTest.build(dir);
-            fill(mnt, 2 << 20);
+            SmallFs.fill(mnt, 2 << 20);
             Map<String, byte[]> before = Trees.snapshot(mnt, true);
             Repairer.Outcome o = FixpointTest.repairer().repair(PartitionPath.of(dir), false, true, false);
             assertEquals(Repairer.Status.IO_ERROR, o.status());
@@ -187,16 +149,13 @@ class ApplySafetyTest {
             assertTrue(o.error().contains("not enough free space for the quarantine"), o.error());
             assertFalse(o.error().contains("\n"));
             Trees.assertSame(before, Trees.snapshot(mnt, true), "nothing written");
-        } finally {
-            unmount(mnt);
         }
     }
 
     @Test
     void aDiskThatFillsWhileCopying_leavesNoPartialCopies() throws Exception {
         Path mnt = tmp.resolve("small");
-        mountTmpfs(mnt, "8m");
-        try {
+        try (SmallFs fs = SmallFs.mount(mnt, "8m")) {
             Path dir = Shapes.partitionDir(mnt);
             Files.createDirectories(dir);
             KillNineTest.build(dir);
@@ -204,7 +163,7 @@ class ApplySafetyTest {
             // the space check passes; then something else takes the space while segtool copies
             StepHook hog = (step, action) -> {
                 if (action.startsWith("write ") && action.contains(Quarantine.BYTES + "/0002-")) {
-                    fill(mnt.resolve("streams"), 0);
+                    SmallFs.fill(mnt.resolve("streams"), 0);
                 }
             };
             Repairer.Outcome o = repairer(ServerGuard.Report::idle, hog).repair(PartitionPath.of(dir), false, true,
@@ -214,8 +173,6 @@ class ApplySafetyTest {
             Map<String, byte[]> after = Trees.snapshot(mnt, true);
             after.keySet().removeIf(k -> k.startsWith("streams/filler"));
             Trees.assertSame(before, after, "the partition is unchanged");
-        } finally {
-            unmount(mnt);
         }
     }
 }
