@@ -83,7 +83,10 @@ public final class ExitCode {
         return i;
     }
 
-    /** One partition's verdict: 3 I/O error, 2 refused, 1 accepted with planned operations, 0 accepted as is. */
+    /**
+     * One partition's verdict: 3 I/O error, 2 refused, 1 accepted and recovery would change files, 0 accepted and no
+     * byte changes (the plan may still list the server's re-install of an identical index, RECOVERY 7.2).
+     */
     public static int of(PartitionReport r) {
         switch (r.outcome) {
             case IO_ERROR:
@@ -91,7 +94,7 @@ public final class ExitCode {
             case REFUSED:
                 return REFUSED;
             default:
-                return r.operations().isEmpty() ? CLEAN : CHANGES;
+                return r.changesFiles() ? CHANGES : CLEAN;
         }
     }
 
@@ -105,7 +108,7 @@ public final class ExitCode {
             return of(r);
         }
         for (SegmentReport s : r.segments) {
-            if (segments.test(s.start) && !s.operations.isEmpty()) {
+            if (segments.test(s.start) && s.changesFiles()) {
                 return CHANGES;
             }
         }

@@ -58,6 +58,26 @@ public final class PartitionReport {
         return all;
     }
 
+    /**
+     * True when boot recovery would change a byte on disk: a sweep deletion or a segment's pass C change
+     * ({@link SegmentReport#changesFiles}). The plan may still list the server's re-install of an index identical to
+     * the one on disk; that changes nothing (RECOVERY 7.2).
+     */
+    public boolean changesFiles() {
+        if (!swept.isEmpty()) {
+            return true;
+        }
+        if (outcome != Outcome.ACCEPTED) {
+            return false;
+        }
+        for (SegmentReport s : segments) {
+            if (s.changesFiles()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Exit-code class: 0 clean, 1 recovery would change files, 2 refused, 3 I/O error. */
     public int severity() {
         switch (outcome) {
@@ -66,7 +86,7 @@ public final class PartitionReport {
             case REFUSED:
                 return 2;
             default:
-                return operations().isEmpty() ? 0 : 1;
+                return changesFiles() ? 1 : 0;
         }
     }
 }

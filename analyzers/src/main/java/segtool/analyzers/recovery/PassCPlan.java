@@ -1,10 +1,14 @@
 package segtool.analyzers.recovery;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import segtool.formats.index.IndexEntry;
+import segtool.formats.index.IndexFile;
 import segtool.formats.io.U64;
 import segtool.formats.naming.SegmentFiles;
 
@@ -49,22 +53,61 @@ final class PassCPlan {
         if (!checkpointSegment && logNow != seg.size) {
             seg.operations.add(new PlannedOp.TruncateLog(seg.log, seg.start, logNow, seg.size));
         }
+        IndexContent rebuiltVsDisk = IndexContent.DIFFERENT;
         if (seg.result == SegmentReport.Result.REBUILT) {
             seg.operations.add(new PlannedOp.InstallIndex(seg.index, seg.start,
                     SegmentFiles.indexStaging(dir, seg.start), seg.rebuiltEntries, indexNow));
+            rebuiltVsDisk = compare(seg.index, indexNow, seg.rebuiltEntries);
+            seg.indexUnchanged = rebuiltVsDisk == IndexContent.SAME;
         } else if (indexNow != seg.indexSize) {
             seg.operations.add(new PlannedOp.TruncateIndex(seg.index, seg.start, indexNow, seg.indexSize));
             floored = seg.result == SegmentReport.Result.KEEP;
         }
+        // status by content (RECOVERY 7.2): a rebuilt index whose bytes equal the index already there is clean
         if (seg.recoveredEmpty) {
             seg.status = SegmentReport.Status.RECOVERED_EMPTY;
-        } else if ((!checkpointSegment && seg.size != seg.logLength) || floored) {
+        } else if ((!checkpointSegment && seg.size != seg.logLength) || floored
+                || rebuiltVsDisk == IndexContent.SAME_BUT_PARTIAL_TAIL) {
             seg.status = SegmentReport.Status.TRUNCATED;
-        } else if (seg.result == SegmentReport.Result.REBUILT) {
+        } else if (seg.result == SegmentReport.Result.REBUILT && rebuiltVsDisk == IndexContent.DIFFERENT) {
             seg.status = SegmentReport.Status.INDEX_REBUILT;
         } else {
             seg.status = SegmentReport.Status.CLEAN;
         }
+    }
+
+    /** How a rebuilt index compares with the index file on disk. */
+    private enum IndexContent {
+        /** The same bytes: the re-install changes nothing. */
+        SAME,
+        /** The same whole entries, and the file has a partial trailing entry the install drops (a truncation). */
+        SAME_BUT_PARTIAL_TAIL,
+        DIFFERENT
+    }
+
+    /**
+     * Compares {@code entries} with the {@code length} bytes of {@code index}. Only an index of the same number of
+     * whole entries is read, and pass A has already opened it; should that read fail now, the index counts as
+     * different (the server does not read it here, so the failure is not the verdict).
+     */
+    private static IndexContent compare(Path index, long length, List<IndexEntry> entries) {
+        long whole = (long) entries.size() * IndexEntry.LENGTH;
+        if (length / IndexEntry.LENGTH != entries.size()) {
+            return IndexContent.DIFFERENT;
+        }
+        try (IndexFile file = IndexFile.open(index)) {
+            if (file.length() != length) {
+                return IndexContent.DIFFERENT;
+            }
+            for (int i = 0; i < entries.size(); i++) {
+                if (!file.entry(i).equals(entries.get(i))) {
+                    return IndexContent.DIFFERENT;
+                }
+            }
+        } catch (IOException | RuntimeException unreadable) {
+            return IndexContent.DIFFERENT;
+        }
+        return length == whole ? IndexContent.SAME : IndexContent.SAME_BUT_PARTIAL_TAIL;
     }
 
     /** The first free {@code <S>.fenced.<n>} name (6.2) not already planned for another segment, or null. */

@@ -52,6 +52,8 @@ public final class SegmentReport {
     public boolean recoveredEmpty;
     public List<IndexEntry> rebuiltEntries;
     public final List<PlannedOp> operations = new ArrayList<>();
+    /** True when the planned index install writes exactly the bytes already in {@code <S>.index} (RECOVERY 7.2). */
+    public boolean indexUnchanged;
     /** Regions of the log boot accepts without re-reading them (RECOVERY 11.1). */
     public List<Region> unread = List.of();
     /** The anchor that admitted a gap before this segment (pass B), if any. */
@@ -67,6 +69,24 @@ public final class SegmentReport {
     /** Index entries the log cannot prove, counted from the top: {@code n - provable_entries}, or -1 if unmeasured. */
     public long stepBack() {
         return anchorSearch == null ? -1 : entries - anchorSearch.provableEntries();
+    }
+
+    /**
+     * True when pass C would change a byte of this segment's files: a fence, a truncation, or an index install whose
+     * bytes differ from the index on disk. Staging writes are scratch; the server's re-install of an identical index
+     * changes nothing (RECOVERY 7.2).
+     */
+    public boolean changesFiles() {
+        for (PlannedOp op : operations) {
+            if (op instanceof PlannedOp.StageIndex) {
+                continue;
+            }
+            if (op instanceof PlannedOp.InstallIndex && indexUnchanged) {
+                continue;
+            }
+            return true;
+        }
+        return false;
     }
 
     /** True when pass A gave this segment bounds: KEEP, REBUILT or EMPTY. */

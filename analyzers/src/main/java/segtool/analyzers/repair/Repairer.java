@@ -143,7 +143,7 @@ public final class Repairer {
             if (judged != null) {
                 return run.outcome(judged);
             }
-            if (run.before.operations().isEmpty()) {
+            if (!run.before.changesFiles()) {   // nothing to do, or only an identical re-install (RECOVERY 7.2)
                 run.after = run.resumed.isEmpty() ? null : run.before;
                 return run.outcome(run.resumed.isEmpty() ? Status.CLEAN : Status.APPLIED);
             }

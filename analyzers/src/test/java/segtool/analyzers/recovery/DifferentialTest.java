@@ -7,8 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import segtool.analyzers.reference.EngineVerdict;
 import segtool.analyzers.reference.PartitionCases;
@@ -69,9 +67,8 @@ class DifferentialTest {
         } finally {
             PartitionCases.deleteTree(root);
         }
-        System.out.printf("differential %s: %d cases, seeds %d..%d, %d disagreements, %.1f s%s%n", name, cases, seed0,
-                seed0 + cases - 1, failed, (System.nanoTime() - t0) / 1e9, TOLERATE_ISSUE_10_ITEM_1
-                        ? " (" + KNOWN.getAndSet(0) + " with only the known status-by-content difference)" : "");
+        System.out.printf("differential %s: %d cases, seeds %d..%d, %d disagreements, %.1f s%n", name, cases, seed0,
+                seed0 + cases - 1, failed, (System.nanoTime() - t0) / 1e9);
         assertTrue(failures.isEmpty(), failed + " of " + cases + " " + name + " cases disagree (rerun one with "
                 + "-Dsegtool.diff.seed=S -Dsegtool.diff.cases=1" + (u64 ? " on the u64 test; its seeds are shown"
                 : "") + "):\n" + String.join("\n\n", failures));
@@ -126,32 +123,13 @@ class DifferentialTest {
                     problems.add(mode + " after repair: reference <> engine: " + d);
                 }
             }
-            if (problems.isEmpty() || problems.stream().allMatch(DifferentialTest::knownIssue10Item1)) {
-                if (!problems.isEmpty()) {
-                    KNOWN.incrementAndGet();
-                }
+            if (problems.isEmpty()) {
                 return null;
             }
             return String.join("\n  ", problems) + "\n  case: " + String.join("; ", c.story());
         } finally {
             PartitionCases.deleteTree(caseRoot);
         }
-    }
-
-    /**
-     * TEMPORARY, until the engine reports status by content (issue 10 item 1, RECOVERY 7.2): the engine says
-     * {@code index_rebuilt} (exit 1) where the rebuilt index equals the bytes on disk (the checkpoint path, a log
-     * that starts with an empty batch), and so a repaired partition does not rescan clean. Such cases are counted
-     * and printed, not failed; every other disagreement fails.
-     */
-    private static final boolean TOLERATE_ISSUE_10_ITEM_1 = true;
-    private static final AtomicInteger KNOWN = new AtomicInteger();
-    private static final Pattern SAME_BOUNDS_CLEAN_VS_REBUILT = Pattern.compile(
-            ".*: segment \\d+: (\\d+):clean(\\[.*\\]) <> \\1:index_rebuilt\\2");
-
-    private static boolean knownIssue10Item1(String problem) {
-        return TOLERATE_ISSUE_10_ITEM_1 && (SAME_BOUNDS_CLEAN_VS_REBUILT.matcher(problem).matches()
-                || problem.endsWith("exit class: 0 <> 1") || problem.contains("after repair the engine is not clean"));
     }
 
     private static Path partitionDir(Path root, long partitionId) {
