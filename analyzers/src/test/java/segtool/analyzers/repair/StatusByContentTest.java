@@ -14,6 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.recovery.Checkpoint;
+import segtool.analyzers.recovery.DecisionStep;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.PlannedOp;
 import segtool.analyzers.recovery.RecoveryEngine;
@@ -83,7 +84,7 @@ class StatusByContentTest {
         PartitionPath p = emptyBatchFirst();
         byte[] index = Files.readAllBytes(SegmentFiles.index(p.directory(), 0));
         PartitionReport r = engine(null).judge(p, durable);
-        assertEquals("A2", r.segments.get(0).step, "entry 0 is not at position 0: structurally inconsistent");
+        assertEquals(DecisionStep.A2, r.segments.get(0).step, "entry 0 is not at position 0: structurally inconsistent");
         assertCleanWithReinstall(r, "empty batch first");
 
         Repairer.Outcome o = repairer(null).repair(p, durable, true, false);
@@ -117,7 +118,7 @@ class StatusByContentTest {
         Shapes.index(dir, 0, Shapes.EA);
         Checkpoint cp = new Checkpoint(0, 1145, 5);
         PartitionReport r = engine(cp).judge(PartitionPath.of(dir), durable);
-        assertEquals("checkpoint", r.segments.get(0).step);
+        assertEquals(DecisionStep.CHECKPOINT, r.segments.get(0).step);
         assertCleanWithReinstall(r, "checkpoint, index already [(0, tA, 0)]");
         assertInstanceOf(PlannedOp.StageIndex.class, r.operations().get(0));
     }
