@@ -169,6 +169,7 @@ function _complete_segtool() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} pack" ];    then _picocli_segtool; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} sample" ];    then _picocli_segtool; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} shell" ];    then _picocli_segtool; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} salvage" ];    then _picocli_segtool; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} generate-completion" ];    then _picocli_segtool; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} help" ];    then _picocli_segtool; return $?; fi
 
@@ -188,11 +189,13 @@ function _complete_segtool() {
   local cmds12=(pack)
   local cmds13=(sample)
   local cmds14=(shell)
-  local cmds15=(generate-completion)
-  local cmds16=(help)
+  local cmds15=(salvage)
+  local cmds16=(generate-completion)
+  local cmds17=(help)
 
-  if CompWordsContainsArray "${cmds16[@]}"; then _picocli_segtool_help; return $?; fi
-  if CompWordsContainsArray "${cmds15[@]}"; then _picocli_segtool_generatecompletion; return $?; fi
+  if CompWordsContainsArray "${cmds17[@]}"; then _picocli_segtool_help; return $?; fi
+  if CompWordsContainsArray "${cmds16[@]}"; then _picocli_segtool_generatecompletion; return $?; fi
+  if CompWordsContainsArray "${cmds15[@]}"; then _picocli_segtool_salvage; return $?; fi
   if CompWordsContainsArray "${cmds14[@]}"; then _picocli_segtool_shell; return $?; fi
   if CompWordsContainsArray "${cmds13[@]}"; then _picocli_segtool_sample; return $?; fi
   if CompWordsContainsArray "${cmds12[@]}"; then _picocli_segtool_pack; return $?; fi
@@ -218,7 +221,7 @@ function _picocli_segtool() {
   # Get completion data
   local curr_word=${COMP_WORDS[COMP_CWORD]}
 
-  local commands="scan explain segments index batches messages find hexdump stats repair rebuild-index restore pack sample shell generate-completion help"
+  local commands="scan explain segments index batches messages find hexdump stats repair rebuild-index restore pack sample shell salvage generate-completion help"
   local flag_opts="'-h' '--help' '-V' '--version'"
   local arg_opts=""
 
@@ -787,6 +790,55 @@ function _picocli_segtool_shell() {
   fi
 }
 
+# Generates completions for the options and subcommands of the `salvage` subcommand.
+function _picocli_segtool_salvage() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--include-unverified' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'-o' '--output' '--format' '--partition-id' '--max-message-size-upper'"
+  local rawndjson_option_args=("raw" "ndjson") # --format values
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '-o'|'--output')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
+      ;;
+    '--format')
+      local IFS=$'\n'
+      COMPREPLY=( $( compReplyArray "${rawndjson_option_args[@]}" ) )
+      return $?
+      ;;
+    '--partition-id')
+      return
+      ;;
+    '--max-message-size-upper')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local currIndex
+    currIndex=$(currentPositionalIndex "salvage" "${arg_opts}" "${flag_opts}")
+    if (( currIndex >= 0 && currIndex <= 0 )); then
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      positionals=$( compgen -f -- "${curr_word}" ) # files
+    fi
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
 # Generates completions for the options and subcommands of the `generate-completion` subcommand.
 function _picocli_segtool_generatecompletion() {
   # Get completion data
@@ -810,7 +862,7 @@ function _picocli_segtool_help() {
   # Get completion data
   local curr_word=${COMP_WORDS[COMP_CWORD]}
 
-  local commands="scan explain segments index batches messages find hexdump stats repair rebuild-index restore pack sample shell generate-completion"
+  local commands="scan explain segments index batches messages find hexdump stats repair rebuild-index restore pack sample shell salvage generate-completion"
   local flag_opts="'-h' '--help'"
   local arg_opts=""
 
