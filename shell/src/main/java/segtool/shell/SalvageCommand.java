@@ -17,7 +17,7 @@ import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.report.ScanJson;
 import segtool.analyzers.salvage.SalvageJson;
 import segtool.analyzers.salvage.Salvager;
-import segtool.analyzers.target.Targets;
+import segtool.analyzers.layout.Targets;
 import segtool.formats.naming.PartitionPath;
 import segtool.shell.options.OutputOptions;
 import segtool.shell.options.ReadOptions;
