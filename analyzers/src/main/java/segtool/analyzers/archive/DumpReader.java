@@ -31,6 +31,7 @@ import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.archivers.tar.TarConstants;
 import org.apache.commons.compress.archivers.tar.TarUtils;
 import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
+import segtool.formats.io.TempDirectory;
 
 /**
  * Opens a crash-dump archive as a directory: extracts it into a private temp directory under {@link Limits} and
@@ -84,14 +85,14 @@ public final class DumpReader {
     private DumpReader() {
     }
 
-    /** Opens with {@link Limits#DEFAULT}, extracting under {@code java.io.tmpdir}. */
+    /** Opens with {@link Limits#DEFAULT}, extracting under {@link TempDirectory#get()} ({@code $TMPDIR}). */
     public static OpenedDump open(Path archive) throws IOException {
         return open(archive, Limits.DEFAULT);
     }
 
-    /** Opens extracting under {@code java.io.tmpdir}. */
+    /** Opens extracting under {@link TempDirectory#get()}: {@code $TMPDIR}, else {@code java.io.tmpdir}. */
     public static OpenedDump open(Path archive, Limits limits) throws IOException {
-        return open(archive, limits, Path.of(System.getProperty("java.io.tmpdir")));
+        return open(archive, limits, TempDirectory.get());
     }
 
     /** Opens extracting into a new private directory under {@code tempParent}. */
@@ -150,7 +151,11 @@ public final class DumpReader {
             budget = Math.min(limits.maxTotalBytes(), ratioBudget);
             Wrapping wrapping = sniff(head());
 
-            dir = TempTree.create(tempParent);
+            try {
+                dir = TempTree.create(tempParent);
+            } catch (IOException e) {
+                throw new DumpException(archive, e.getMessage(), e);
+            }
             try (InputStream file = Files.newInputStream(archive)) {
                 store = Files.getFileStore(dir);
                 raw = new CountingInput(new BufferedInputStream(file, 1 << 16));

@@ -2,6 +2,8 @@ package segtool.analyzers.archive;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -13,13 +15,18 @@ import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import segtool.formats.io.TempDirectory;
 
 /**
  * The private directories archives are extracted into: created owner-only, removed on close, on failure, and (for
- * any still open) when the JVM shuts down, so an interrupted command does not leave gigabytes in the temp dir.
+ * any still open) when the JVM shuts down, so an interrupted command does not leave gigabytes in the temp dir; what
+ * a killed run (no shutdown hook) left is removed by the next run, which finds it by the owner PID in its name.
  * Also the POSIX mode helpers the writer and the reader share.
  */
 final class TempTree {
@@ -33,17 +40,85 @@ final class TempTree {
     private TempTree() {
     }
 
-    /** A fresh directory under {@code parent} that only the owner can enter. */
+    /**
+     * A fresh directory {@code segtool-dump-<pid>-<random>} under {@code parent} that only the owner can enter. The
+     * PID is this process's, so that a later run can tell what a killed run left: first, every such directory under
+     * {@code parent} whose owner process is gone is removed ({@link #sweep}).
+     */
     static Path create(Path parent) throws IOException {
+        sweep(parent);
+        String prefix = PREFIX + ProcessHandle.current().pid() + "-";
         Path dir;
-        if (Files.getFileAttributeView(parent, PosixFileAttributeView.class) != null) {
-            dir = Files.createTempDirectory(parent, PREFIX,
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        } else {
-            dir = Files.createTempDirectory(parent, PREFIX);
+        try {
+            if (Files.getFileAttributeView(parent, PosixFileAttributeView.class) != null) {
+                dir = Files.createTempDirectory(parent, prefix,
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            } else {
+                dir = Files.createTempDirectory(parent, prefix);
+            }
+        } catch (IOException e) {
+            throw new IOException("cannot create a private extraction directory under "
+                    + TempDirectory.describe(parent) + ": " + TempDirectory.reason(e), e);
         }
         LIVE.add(dir);
         return dir;
+    }
+
+    /**
+     * Removes the extraction directories under {@code parent} that a run killed before it could clean up left
+     * behind: named {@code segtool-dump-<pid>-...}, a directory (a link of that name is left alone), owned by this
+     * user, and {@code <pid>} no longer a live process. A directory whose owner still runs, or that is named any other
+     * way, is never touched. Best effort: what cannot be removed now is tried again by the next run.
+     *
+     * @return the directories removed
+     */
+    static List<Path> sweep(Path parent) {
+        List<Path> removed = new ArrayList<>();
+        long self = ProcessHandle.current().pid();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(parent, PREFIX + "*")) {
+            for (Path p : entries) {
+                long pid = ownerPid(p.getFileName().toString());
+                if (pid <= 0 || pid == self || ProcessHandle.of(pid).isPresent()
+                        || !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) || !ownedByMe(p)) {
+                    continue;
+                }
+                try {
+                    delete(p);
+                    removed.add(p);
+                } catch (IOException | RuntimeException e) {
+                    // another run may be removing it at the same time; the next run tries again
+                }
+            }
+        } catch (IOException | DirectoryIteratorException e) {
+            // an unreadable temp directory: create() reports it
+        }
+        return removed;
+    }
+
+    /** The PID in {@code segtool-dump-<pid>-<random>}, or -1 for any other name. */
+    static long ownerPid(String name) {
+        if (!name.startsWith(PREFIX)) {
+            return -1;
+        }
+        int dash = name.indexOf('-', PREFIX.length());
+        if (dash <= PREFIX.length() || dash - PREFIX.length() > 18) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(name.substring(PREFIX.length(), dash));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static boolean ownedByMe(Path p) {
+        try {
+            UserPrincipal me = p.getFileSystem().getUserPrincipalLookupService()
+                    .lookupPrincipalByName(System.getProperty("user.name"));
+            return me.equals(Files.getOwner(p, LinkOption.NOFOLLOW_LINKS));
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
     }
 
     /** Removes the tree without following links; grants the owner rwx on directories first so nothing sticks. */

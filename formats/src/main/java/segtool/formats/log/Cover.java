@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import segtool.formats.hash.Xxh3;
+import segtool.formats.io.TempDirectory;
 import segtool.formats.io.Unmapper;
 
 /**
@@ -60,7 +61,13 @@ final class Cover implements AutoCloseable {
 
     private void flushToSpill() throws IOException {
         if (spill == null) {
-            spillPath = Files.createTempFile("segtool-cover", ".bin");
+            Path tmp = TempDirectory.get();
+            try {
+                spillPath = Files.createTempFile(tmp, "segtool-cover", ".bin");
+            } catch (IOException e) {
+                throw new IOException("cannot create a checksum spill file under " + TempDirectory.describe(tmp) + ": "
+                        + TempDirectory.reason(e), e);
+            }
             spill = FileChannel.open(spillPath, StandardOpenOption.READ, StandardOpenOption.WRITE,
                     StandardOpenOption.DELETE_ON_CLOSE);
         }
