@@ -2,7 +2,8 @@
 # Coverage-guided fuzzing of every parser, one @FuzzTest target at a time, at nice 19:
 #   bench/fuzz.sh [RUNS] [TARGET...]   RUNS inputs per target (default 10000000); TARGET as Class#method
 #                                      (default: every target below)
-#   bench/fuzz.sh seeds                rewrite the seed corpora with the writer (SeedCorpus, DumpSeedCorpus)
+#   bench/fuzz.sh seeds                rewrite the seed corpora with the writers (SeedCorpus, DumpSeedCorpus,
+#                                      MetadataSeedCorpus)
 # `mvn verify` replays the committed corpora without fuzzing (Jazzer's regression mode); here JAZZER_FUZZ=1 makes
 # each target fuzz for RUNS inputs. A crash, an invariant broken, a hang (an input over 10 s) or an
 # OutOfMemoryError stops the target; Jazzer then writes the input beside the seeds
@@ -16,7 +17,8 @@ formats=(RecordFuzzTest#verify RecordFuzzTest#verifyStamped CursorFuzzTest#walk 
          FileFormatsFuzzTest#anchor FileFormatsFuzzTest#consumerOffset PayloadFuzzTest#userHeaders
          PayloadFuzzTest#lz4)
 analyzers=(DumpReaderFuzzTest#tar DumpReaderFuzzTest#tarLz4 DumpReaderFuzzTest#tarGz DumpReaderFuzzTest#lz4
-           DumpReaderFuzzTest#manifest)
+           DumpReaderFuzzTest#manifest MetadataFuzzTest#snapshot MetadataFuzzTest#journal
+           MetadataFuzzTest#journalBodies MetadataFuzzTest#superblock MetadataFuzzTest#frontier)
 
 if [[ "${1:-}" == seeds ]]; then
     mvn -B -q -pl analyzers -am test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt \
@@ -25,7 +27,9 @@ if [[ "${1:-}" == seeds ]]; then
     cp="$cp:$(cat analyzers/target/cp.txt)"
     java -cp "$cp" segtool.formats.fuzz.SeedCorpus "$here/formats/src/test/resources/segtool/formats/fuzz" &&
     java -cp "$cp" segtool.analyzers.archive.DumpSeedCorpus \
-        "$here/analyzers/src/test/resources/segtool/analyzers/archive/DumpReaderFuzzTestInputs"
+        "$here/analyzers/src/test/resources/segtool/analyzers/archive/DumpReaderFuzzTestInputs" &&
+    java -cp "$cp" segtool.analyzers.fuzz.MetadataSeedCorpus \
+        "$here/analyzers/src/test/resources/segtool/analyzers/fuzz/MetadataFuzzTestInputs"
     exit $?
 fi
 
