@@ -15,6 +15,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.recovery.PartitionReport;
+import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.report.ScanJson;
 import segtool.analyzers.layout.Targets;
 import segtool.formats.io.U64;
@@ -36,7 +37,9 @@ import segtool.shell.render.Terminals;
             "Both enforce_fsync values are judged; the one given (default false) is the verdict and the exit code, "
                 + "the other is shown beside it. In a data directory, clean partitions get one line each."},
         footer = {"%nMap legend: = verified, ~ not re-read at boot (durable mode), - torn (dropped by recovery), X damaged, "
-                + "? residue, S survivor, . not examined.",
+                + "F foreign batch (verifies, another partition), O stale or duplicate batch (verifies, out of the "
+                + "offset chain), ? residue, S survivor, # fenced (moved aside by recovery), . not examined. The regions come "
+                + "from the engine; explain opens no file itself.",
             "%n--json prints schema segtool.explain/1: the segtool.scan/1 report, plus per partition \"facts\" "
                 + "(topic/text pairs) and \"other_mode_report\" (the full report under the other enforce_fsync), and "
                 + "per explained segment \"map\" (regions with from/to byte positions), \"survivors\" and \"facts\".",
@@ -78,7 +81,8 @@ public final class ExplainCommand implements Callable<Integer> {
                         + "' is not a start offset or segment file name");
             }
         }
-        Explainer explainer = new Explainer(verdict.maxMessageSizeUpper + 256);
+        Explainer explainer = new Explainer();
+        RecoveryEngine engine = new RecoveryEngine(verdict.engineOptions());
         boolean dataDir = judged.targets().kind() == Targets.Kind.DATA_DIRECTORY;
         List<Explainer.PartitionStory> stories = new ArrayList<>();
         final Long wanted = filter;
@@ -88,7 +92,7 @@ public final class ExplainCommand implements Callable<Integer> {
             }
             boolean brief = dataDir && ExitCode.of(r) == ExitCode.CLEAN && r.otherMode != null
                     && ExitCode.of(r.otherMode) == ExitCode.CLEAN;
-            stories.add(brief ? null : explainer.explain(r, filter));
+            stories.add(brief ? null : explainer.explain(r, engine.regions(r), filter));
         }
         int exit = judged.exitCode(filter);
         PrintWriter out = spec.commandLine().getOut();

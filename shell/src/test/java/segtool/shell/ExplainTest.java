@@ -7,12 +7,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import segtool.analyzers.recovery.LogRegions;
+import segtool.analyzers.recovery.PartitionReport;
+import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.report.ScanJson;
 import segtool.formats.log.BatchHeader;
+import segtool.formats.naming.PartitionPath;
+import segtool.formats.writer.PartitionWriter.SegmentLayout;
+import segtool.shell.render.Explainer;
+import segtool.shell.render.SegmentMap;
 
 /** {@code explain}: the account of each verdict, in both modes, with its map; text (golden) and JSON. */
 class ExplainTest {
@@ -140,6 +149,71 @@ class ExplainTest {
         assertEquals(interior.segment(0).batches().size() - 6, seg.get("survivors").get("records").asLong());
         assertTrue(seg.get("facts").size() > 8);
         assertEquals(2, j.get("summary").get("exit_code").asInt());
+    }
+
+    private static final Path GALLERY = Path.of("..", "samples", "gallery");
+
+    /** The first segment of a gallery shape's partition, as explain --json shows it. */
+    private static JsonNode gallerySegment(String shape) throws IOException {
+        Path partition = GALLERY.resolve(shape).resolve("streams/1/topics/1/partitions/1");
+        JsonNode j = ScanJson.mapper().readTree(Cli.run("explain", partition, "--json").out());
+        return j.get("partitions").get(0).get("segments").get(0);
+    }
+
+    private static String regions(JsonNode seg) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        for (JsonNode m : seg.get("map")) {
+            out.add(m.get("region").asText() + " " + m.get("from").asLong() + ".." + m.get("to").asLong());
+        }
+        return String.join("; ", out);
+    }
+
+    private static String fact(JsonNode seg, String topic) {
+        for (JsonNode f : seg.get("facts")) {
+            if (f.get("topic").asText().equals(topic)) {
+                return f.get("text").asText();
+            }
+        }
+        throw new AssertionError("no fact " + topic + " in " + seg.get("facts"));
+    }
+
+    @Test
+    void foreignBatch_thatVerifies_isDrawnAsForeign_notDamaged() throws IOException {
+        // C (782..1145) verifies and carries partition_id 2; W(last) starts at C, so nothing before it was walked
+        JsonNode seg = gallerySegment("foreign-batch");
+        assertEquals("unexamined 0..782; foreign_batch 782..1145", regions(seg));
+    }
+
+    @Test
+    void offsetDiscontinuity_mapAndTextAgreeOnWhatVerified() throws IOException {
+        // W(first entry) accepts A and B, then C verifies with base_offset 7 where 4 is expected
+        JsonNode seg = gallerySegment("offset-discontinuity");
+        assertEquals("verified 0..782; stale_batch 782..1145", regions(seg));
+        assertEquals("[0, 782) verifies (W(last)), through offset 3", fact(seg, "log proves"));
+        assertTrue(fact(seg, "walk W(last)").endsWith("stopped at 782: the record at 782 verifies and refuses: "
+                + "OffsetDiscontinuity {start_offset: 0, expected_offset: 4, found_offset: 7, position: 782}"),
+                fact(seg, "walk W(last)"));
+    }
+
+    @Test
+    void recoveredEmpty_garbageIsFenced_notTorn() throws IOException {
+        JsonNode seg = gallerySegment("recovered-empty");
+        assertEquals("fenced 0..300", regions(seg));
+    }
+
+    @Test
+    void explainer_rendersWithoutTheFiles(@TempDir Path scratch) throws IOException {
+        Partitions p = Partitions.interior(scratch);
+        RecoveryEngine engine = new RecoveryEngine();
+        PartitionReport r = engine.judgeBothModes(PartitionPath.of(p.dir), false);
+        List<LogRegions> regions = engine.regions(r);
+        for (SegmentLayout s : p.segments) {
+            Files.delete(s.log());
+        }
+        Explainer.PartitionStory story = new Explainer().explain(r, regions, null);
+        Explainer.SegmentStory first = story.segments().get(0);
+        assertEquals(p.segment(0).batches().size() - 6, first.survivors().records());
+        assertEquals(SegmentMap.Kind.SURVIVOR, first.map().get(first.map().size() - 1).kind());
     }
 
     @Test

@@ -123,7 +123,7 @@ final class PassA {
         new Probe(log, budget, seg.probes).run(w.position(), true, w.endOffset());
         keep(seg, seg.first.timestamp(), w.endTimestamp(), w.endOffset(), w.position());
         if (seg.last.position() > 0) {
-            seg.unread = List.of(new Region(0, seg.last.position(), "durable mode: only the 256-byte header at "
+            seg.unread = List.of(Region.unread(0, seg.last.position(), "durable mode: only the 256-byte header at "
                     + "each index entry is checked below the last entry; no checksum is computed (RECOVERY 11.1)"));
         }
     }

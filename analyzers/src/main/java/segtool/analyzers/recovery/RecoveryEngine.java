@@ -94,7 +94,7 @@ public final class RecoveryEngine {
                     passA.judge(seg);
                 }
             } catch (Refusal.Raised raised) {
-                refused(seg, raised.refusal);
+                refused(seg, raised);
                 throw raised;
             }
             if (seg.result == SegmentReport.Result.REBUILT) {                           // staging (4.11)
@@ -123,15 +123,25 @@ public final class RecoveryEngine {
         try {
             new PassA(options, partition.partitionId(), durable, new Budget(), none).rebuildOnly(seg);
         } catch (Refusal.Raised raised) {
-            refused(seg, raised.refusal);
+            refused(seg, raised);
         }
         return seg;
     }
 
-    private static void refused(SegmentReport seg, Refusal refusal) {
+    /**
+     * What recovery makes of each byte of every log of {@code report} (judged by this engine): one
+     * {@link LogRegions} per segment, in the report's order. Reads a few bounded ranges of the logs a refusal is
+     * about, and stats segments the load never reached; never changes the verdict.
+     */
+    public List<LogRegions> regions(PartitionReport report) {
+        return new Regions(options).of(report);
+    }
+
+    private static void refused(SegmentReport seg, Refusal.Raised raised) {
         seg.result = SegmentReport.Result.REFUSED;
         seg.status = SegmentReport.Status.REFUSED;
-        seg.refusal = refusal;
+        seg.refusal = raised.refusal;
+        seg.refusedWalk = raised.walk;
     }
 
     /** Thrown when the judging thread is interrupted (Ctrl-C in the shell): the judgement is abandoned. */

@@ -199,10 +199,17 @@ public sealed interface Refusal {
     /** Thrown inside the engine to end a partition load, as the server's first refusal does. */
     final class Raised extends Exception {
         final transient Refusal refusal;
+        /** The walk the refusal ended, as far as it got (its stop is {@link Stop.Kind#REFUSED}), or null. */
+        final transient Walk walk;
 
         Raised(Refusal refusal) {
+            this(refusal, null);
+        }
+
+        Raised(Refusal refusal, Walk walk) {
             super(refusal.toString(), null, false, false);
             this.refusal = refusal;
+            this.walk = walk;
         }
     }
 

@@ -146,6 +146,18 @@ public final class SegmentLog implements AutoCloseable {
     }
 
     /**
+     * The header at {@code p} if its 256 bytes decode under F 2.2, whatever {@code batch_length} claims (no
+     * {@code MAXB} filter, no room check); null otherwise. For evidence: how far a damaged record claims to reach.
+     */
+    BatchHeader decodedAt(long p) throws IOException {
+        if (U64.gt(U64.addSat(p, BatchHeader.LENGTH), length)) {
+            return null;
+        }
+        int i = headers.at(p, BatchHeader.LENGTH);
+        return BatchHeader.check(headers.buffer(), i, p) == null ? BatchHeader.read(headers.buffer(), i) : null;
+    }
+
+    /**
      * Verify(p, n) of RECOVERY 2.3: null when {@code p + n <= L} and the {@code n} bytes at {@code p} pass record
      * verification (F 2.5), otherwise the first defect.
      */

@@ -38,6 +38,8 @@ public final class SegmentReport {
     public Walk fromLast;
     public Walk fromFirst;
     public Walk rebuild;
+    /** The walk a ForeignBatch or OffsetDiscontinuity ended, as far as it got; null otherwise. */
+    public Walk refusedWalk;
     public final List<ProbeResult> probes = new ArrayList<>();
     public AnchorSearch anchorSearch;
     public Result result = Result.NOT_EXAMINED;

@@ -19,7 +19,9 @@ public record Stop(Kind kind, long position, Defect defect, String detail) {
         /** The record does not verify (F 2.5). */
         VERIFY_FAILED,
         /** W only: the first record's offset is not the index entry's (a stale entry; not a refusal). */
-        INDEX_OFFSET_MISMATCH
+        INDEX_OFFSET_MISMATCH,
+        /** The record verifies but refuses: ForeignBatch or OffsetDiscontinuity; {@code detail} is the refusal. */
+        REFUSED
     }
 
     public boolean atEnd() {
@@ -38,6 +40,8 @@ public record Stop(Kind kind, long position, Defect defect, String detail) {
                         + " exceeds MAX_RECOVERABLE_BATCH_BYTES";
             case INDEX_OFFSET_MISMATCH:
                 return "the record at " + U64.str(position) + " " + detail;
+            case REFUSED:
+                return "the record at " + U64.str(position) + " verifies and refuses: " + detail;
             case HEADER_INVALID:
             case RUNS_PAST_EOF:
             case VERIFY_FAILED:

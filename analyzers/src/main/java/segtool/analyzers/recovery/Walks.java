@@ -37,8 +37,8 @@ final class Walks {
     private record Step(BatchHeader header, Stop stop) {
     }
 
-    /** Steps 1-4 shared by W and R: the verified record at {@code pos}, or why there is none. */
-    private Step verifiedAt(long pos) throws IOException, Refusal.Raised {
+    /** Steps 1-4 shared by W and R: the verified record at {@code pos}, why there is none, or a foreign batch. */
+    private Step verifiedAt(long pos) throws IOException {
         RecoveryEngine.checkCancelled();
         HeaderAt at = log.walkHeaderAt(pos);
         if (!at.found()) {
@@ -53,9 +53,6 @@ final class Walks {
         Defect d = log.verifyInWalk(pos, h.batchLength());
         if (d != null) {
             return new Step(null, new Stop(Stop.Kind.VERIFY_FAILED, pos, d, null));
-        }
-        if (h.partitionId() != log.partitionId()) {
-            throw new Refusal.Raised(new Refusal.ForeignBatch(log.start(), h.partitionId(), pos));
         }
         return new Step(h, null);
     }
@@ -87,13 +84,20 @@ final class Walks {
                 break;
             }
             BatchHeader h = step.header();
+            if (h.partitionId() != log.partitionId()) {
+                Refusal foreign = new Refusal.ForeignBatch(s, h.partitionId(), pos);
+                throw new Refusal.Raised(foreign, new Walk(name, from, proved, startTs, endOffset, endTs, pos,
+                        records, empties, new Stop(Stop.Kind.REFUSED, pos, null, foreign.toString())));
+            }
             if (h.baseOffset() != expected) {
                 if (!fromLog) {
                     stop = new Stop(Stop.Kind.INDEX_OFFSET_MISMATCH, pos, null, "carries base_offset "
                             + U64.str(h.baseOffset()) + " but the index entry says " + U64.str(expected));
                     break;
                 }
-                throw new Refusal.Raised(new Refusal.OffsetDiscontinuity(s, expected, h.baseOffset(), pos));
+                Refusal gap = new Refusal.OffsetDiscontinuity(s, expected, h.baseOffset(), pos);
+                throw new Refusal.Raised(gap, new Walk(name, from, proved, startTs, endOffset, endTs, pos, records,
+                        empties, new Stop(Stop.Kind.REFUSED, pos, null, gap.toString())));
             }
             records++;
             if (h.messageCount() > 0) {

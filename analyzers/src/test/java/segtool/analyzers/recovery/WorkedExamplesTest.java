@@ -163,7 +163,7 @@ class WorkedExamplesTest {
         assertEquals(Outcome.ACCEPTED, d.outcome);
         assertEquals(Status.CLEAN, only(d).status);
         assertEquals(4, only(d).endOffset);
-        assertEquals(List.of(new Region(0, 782, only(d).unread.get(0).note())), only(d).unread);
+        assertEquals(List.of(Region.unread(0, 782, only(d).unread.get(0).note())), only(d).unread);
     }
 
     @ParameterizedTest(name = "durable={0}")

@@ -1,25 +1,23 @@
 package segtool.shell.render;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import segtool.analyzers.recovery.AnchorSearch;
 import segtool.analyzers.recovery.DecisionStep;
+import segtool.analyzers.recovery.LogRegions;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.PlannedOp;
 import segtool.analyzers.recovery.ProbeResult;
 import segtool.analyzers.recovery.Refusal;
 import segtool.analyzers.recovery.Region;
 import segtool.analyzers.recovery.SegmentReport;
+import segtool.analyzers.recovery.Survivors;
 import segtool.analyzers.recovery.Walk;
 import segtool.formats.index.IndexEntry;
 import segtool.formats.io.U64;
 import segtool.formats.log.BatchHeader;
-import segtool.formats.log.LogCursor;
 import segtool.shell.Cancelled;
-import segtool.shell.inspect.LogReader;
-import segtool.shell.render.SegmentMap.Kind;
 
 /**
  * Turns a judged partition (both modes) into plain-language facts: what the index claims and what the log proves,
@@ -27,16 +25,12 @@ import segtool.shell.render.SegmentMap.Kind;
  * {@code enforce_fsync}, the exact plan, what boot leaves unread, and the next step. Also paints each segment's
  * map. Text and JSON render the same facts.
  *
- * <p>Beyond the report it reads a little itself, through bounded windows: the header at a damage position (how far
- * the damaged record claims to reach) and the chain of records that verify from a survivor onward.
+ * <p>Renders only: the facts come from the report, the map and the survivors from the engine's regions of each log
+ * ({@link segtool.analyzers.recovery.RecoveryEngine#regions}); no file is opened here.
  */
 public final class Explainer {
     /** One statement under a topic, e.g. {@code ("walk R()", "from 0: stopped at 315: ...")}. */
     public record Fact(String topic, String text) {
-    }
-
-    /** The records that verify from a survivor onward: {@code [from, to)}, how many, which offsets, why it ended. */
-    public record Survivors(long from, long to, long records, long firstOffset, long lastOffset, String stop) {
     }
 
     public record SegmentStory(SegmentReport segment, List<SegmentMap.Span> map, List<Fact> facts,
@@ -46,10 +40,7 @@ public final class Explainer {
     public record PartitionStory(PartitionReport report, List<Fact> facts, List<SegmentStory> segments) {
     }
 
-    private final long maxBatchBytes;
-
-    public Explainer(long maxBatchBytes) {
-        this.maxBatchBytes = maxBatchBytes;
+    public Explainer() {
     }
 
     /** The segment's state in a heading: its status, or what pass A planned when the partition was refused later. */
@@ -65,13 +56,17 @@ public final class Explainer {
         return "enforce_fsync=" + durable + (durable ? " (durable)" : " (lenient)");
     }
 
-    /** Explains {@code r} (judged with {@code otherMode} attached); {@code only} restricts the segments shown. */
-    public PartitionStory explain(PartitionReport r, Long only) throws IOException {
+    /**
+     * Explains {@code r} (judged with {@code otherMode} attached), with {@code regions} the engine's regions of its
+     * logs in the report's order; {@code only} restricts the segments shown.
+     */
+    public PartitionStory explain(PartitionReport r, List<LogRegions> regions, Long only) {
         List<SegmentStory> segs = new ArrayList<>();
-        for (SegmentReport s : r.segments) {
+        for (int i = 0; i < r.segments.size(); i++) {
+            SegmentReport s = r.segments.get(i);
             if (only == null || only == s.start) {
                 Cancelled.check();
-                segs.add(segment(r, s));
+                segs.add(segment(r, s, regions.get(i)));
             }
         }
         return new PartitionStory(r, partitionFacts(r), segs);
@@ -211,25 +206,15 @@ public final class Explainer {
 
     // ---- one segment -------------------------------------------------------------------------------------
 
-    private SegmentStory segment(PartitionReport r, SegmentReport s) throws IOException {
+    private SegmentStory segment(PartitionReport r, SegmentReport s, LogRegions regions) {
         List<Fact> f = new ArrayList<>();
         Refusal here = r.refusal != null && r.refusal.segmentStart() == s.start
                 && s.result == SegmentReport.Result.REFUSED ? r.refusal : null;
-        Survivors survivors = null;
-        List<SegmentMap.Span> map;
-        long logLength = s.logLength;
-        long indexLength = s.indexLength;
-        try (LogReader log = LogReader.open(s.log, maxBatchBytes)) {
-            if (s.result == SegmentReport.Result.NOT_EXAMINED) {
-                // the engine never stat'ed it; say what is on disk
-                logLength = log.length();
-                indexLength = size(s.index);
-            }
-            if (here != null && here.variant() == Refusal.Variant.InteriorDamage) {
-                survivors = survivors(log, ((Refusal.InteriorDamage) here).survivorPosition());
-            }
-            map = paint(s, r, here, survivors, log);
-        }
+        Survivors survivors = regions.survivors();
+        List<SegmentMap.Span> map = SegmentMap.spans(regions.regions());
+        // for a segment the load never reached, the engine measured the files as they are on disk
+        long logLength = regions.logBytes();
+        long indexLength = regions.indexBytes();
         f.add(new Fact("files", s.log.getFileName() + " " + U64.str(logLength) + " bytes; "
                 + s.index.getFileName() + " " + U64.str(indexLength) + " bytes = "
                 + U64.str(indexLength / IndexEntry.LENGTH) + " entries" + (indexLength % IndexEntry.LENGTH != 0
@@ -251,6 +236,8 @@ public final class Explainer {
         walk(f, s, s.fromLast, s.last);
         walk(f, s, s.fromFirst, s.first);
         walk(f, s, s.rebuild, null);
+        Walk refused = s.refusedWalk;
+        walk(f, s, refused, refused == null || refused.name().equals("R()") ? null : anchorOf(s, refused));
         for (ProbeResult p : s.probes) {
             f.add(new Fact("probe", probe(p, s)));
         }
@@ -270,6 +257,11 @@ public final class Explainer {
         otherMode(f, r, s);
         f.add(new Fact("next step", next(s, here, r, survivors)));
         return new SegmentStory(s, map, f, survivors);
+    }
+
+    /** The index entry an anchored walk started from: the last entry for W(last), the first for W(first). */
+    private static IndexEntry anchorOf(SegmentReport s, Walk w) {
+        return w.name().equals("W(last)") ? s.last : s.first;
     }
 
     private static String claims(SegmentReport s) {
@@ -307,7 +299,7 @@ public final class Explainer {
                         : "nothing: no record with messages verifies from byte 0";
             default:
                 Walk best = null;
-                for (Walk w : new Walk[]{s.rebuild, s.fromFirst, s.fromLast}) {
+                for (Walk w : new Walk[]{s.rebuild, s.fromFirst, s.fromLast, s.refusedWalk}) {
                     if (w != null && w.provedMessages()
                             && (best == null || U64.gt(w.position() - w.from(), best.position() - best.from()))) {
                         best = w;
@@ -621,149 +613,5 @@ public final class Explainer {
                     + " " + U64.str(s.size);
         }
         return "boot applies the plan by itself; nothing that verifies is lost";
-    }
-
-    // ---- reading for the map -------------------------------------------------------------------------------
-
-    /** Follows verified records from {@code from} as far as they go. */
-    private Survivors survivors(LogReader log, long from) throws IOException {
-        long pos = from;
-        long records = 0;
-        long first = -1;
-        long last = -1;
-        String stop = "the end of the log";
-        LogCursor cursor = log.cursor();
-        cursor.seek(from);
-        while (true) {
-            Cancelled.check();
-            LogCursor.Batch b = cursor.next();
-            if (b == null) {
-                pos = cursor.position();
-                if (log.problem() != null) {
-                    stop = log.problem();
-                }
-                break;
-            }
-            if (b.defect() != null) {
-                pos = b.position();
-                stop = b.defect().describe();
-                break;
-            }
-            BatchHeader h = b.header();
-            if (h.messageCount() > 0) {
-                if (first == -1) {
-                    first = h.baseOffset();
-                }
-                last = h.endOffset();
-            }
-            records++;
-        }
-        return new Survivors(from, pos, records, first, last, stop);
-    }
-
-    private static long size(Path p) {
-        try {
-            return java.nio.file.Files.size(p);
-        } catch (IOException e) {
-            return 0;
-        }
-    }
-
-    private List<SegmentMap.Span> paint(SegmentReport s, PartitionReport r, Refusal here, Survivors survivors,
-                                        LogReader log) throws IOException {
-        long len = s.result == SegmentReport.Result.NOT_EXAMINED ? log.length() : s.logLength;
-        SegmentMap.Canvas c = new SegmentMap.Canvas(len, Kind.UNEXAMINED);
-        switch (s.result) {
-            case KEEP:
-            case REBUILT:
-                c.paint(0, s.size, Kind.VERIFIED);
-                for (Region g : s.unread) {
-                    c.paint(g.from(), g.to(), Kind.UNREAD);
-                }
-                c.paint(s.size, len, Kind.TORN);
-                return c.spans();
-            case EMPTY:
-                return c.paint(0, len, Kind.TORN).spans();
-            case REFUSED:
-                break;
-            default:
-                return c.spans();
-        }
-        if (here == null) {
-            return c.spans();
-        }
-        switch (here.variant()) {
-            case InteriorDamage: {
-                long dmg = ((Refusal.InteriorDamage) here).damagePosition();
-                long survivor = ((Refusal.InteriorDamage) here).survivorPosition();
-                Walk w = walkEndingAt(s, dmg);
-                if (w != null) {
-                    c.paint(w.from(), dmg, Kind.VERIFIED);
-                    if (r.durable && w.from() > 0) {
-                        c.paint(0, w.from(), Kind.UNREAD);
-                    }
-                }
-                c.paint(dmg, survivor, Kind.RESIDUE);
-                c.paint(dmg, damagedEnd(log, dmg, survivor), Kind.DAMAGED);
-                c.paint(survivor, survivors == null ? survivor : survivors.to(), Kind.SURVIVOR);
-                return c.spans();
-            }
-            case UnverifiedResidue: {
-                long dmg = ((Refusal.UnverifiedResidue) here).damagePosition();
-                Walk w = walkEndingAt(s, dmg);
-                if (w != null) {
-                    c.paint(w.from(), dmg, Kind.VERIFIED);
-                }
-                return c.paint(dmg, len, Kind.RESIDUE).spans();
-            }
-            case ForeignBatch:
-            case OffsetDiscontinuity: {
-                long pos = here instanceof Refusal.ForeignBatch ? ((Refusal.ForeignBatch) here).position()
-                        : ((Refusal.OffsetDiscontinuity) here).position();
-                long from = s.fromLast == null && s.scan != null && s.scan.structural() && s.last != null
-                        ? s.last.position() : 0;
-                c.paint(from, pos, Kind.VERIFIED);
-                LogCursor.Batch at = log.at(pos);
-                return c.paint(pos, at != null ? at.end() : pos + BatchHeader.LENGTH, Kind.DAMAGED).spans();
-            }
-            case FsyncedRebuildShortfall: {
-                long walked = ((Refusal.FsyncedRebuildShortfall) here).walkedPosition();
-                return c.paint(0, walked, Kind.VERIFIED).paint(walked, len, Kind.TORN).spans();
-            }
-            case FsyncedLogLoss: {
-                long pe = ((Refusal.FsyncedLogLoss) here).provableEntries();
-                if (pe > 0) {
-                    long pp = ((Refusal.FsyncedLogLoss) here).provablePosition();
-                    LogCursor.Batch at = log.at(pp);
-                    if (at != null) {
-                        c.paint(pp, at.end(), Kind.VERIFIED);
-                    }
-                }
-                return c.spans();
-            }
-            default:
-                if (s.rebuild != null) {
-                    c.paint(0, s.rebuild.position(), Kind.VERIFIED);
-                }
-                return c.spans();
-        }
-    }
-
-    private static Walk walkEndingAt(SegmentReport s, long pos) {
-        for (Walk w : new Walk[]{s.rebuild, s.fromFirst, s.fromLast}) {
-            if (w != null && w.position() == pos && !w.stop().atEnd()) {
-                return w;
-            }
-        }
-        return null;
-    }
-
-    /** Where the damaged record ends: its claimed end when its header decodes, else one header's worth. */
-    private static long damagedEnd(LogReader log, long dmg, long limit) throws IOException {
-        LogCursor.Batch at = log.at(dmg);
-        BatchHeader h = at != null ? at.header() : log.cursor().stopHeader();
-        long claimedEnd = h == null ? dmg : U64.addSat(dmg, h.batchLength());
-        long end = U64.gt(claimedEnd, dmg) ? claimedEnd : U64.addSat(dmg, BatchHeader.LENGTH);
-        return U64.min(end, limit);
     }
 }

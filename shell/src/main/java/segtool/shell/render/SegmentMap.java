@@ -4,13 +4,14 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import segtool.analyzers.recovery.Region;
 
 /**
- * A one-line picture of a log, scaled to a width: each cell stands for {@code length / cells} bytes and shows the
- * kind of region it covers. A cell touching damage, a survivor, a torn tail or residue shows that, however few bytes
- * it is, so a 1-byte flip in a 1 GiB log stays visible; otherwise the kind covering most of the cell wins. Each kind
- * has its own character, so the map reads the same without colour.
+ * A one-line picture of a log's regions as the engine found them ({@link Region}), scaled to a width: each cell
+ * stands for {@code length / cells} bytes and shows the kind of region it covers. A cell touching damage, a foreign
+ * or stale batch, a survivor, a torn tail or residue shows that, however few bytes it is, so a 1-byte flip in a
+ * 1 GiB log stays visible; otherwise the kind covering most of the cell wins. Each kind has its own character, so
+ * the map reads the same without colour. Renders only: the regions come from the engine, no file is opened here.
  */
 public final class SegmentMap {
     /** Region kinds, in the order the legend lists them. */
@@ -21,6 +22,9 @@ public final class SegmentMap {
         DAMAGED('X', Style.Paint.RED, "damaged", 4),
         RESIDUE('?', Style.Paint.MAGENTA, "residue (unclassified)", 2),
         SURVIVOR('S', Style.Paint.BLUE, "survivor (verifies after damage)", 3),
+        FOREIGN_BATCH('F', Style.Paint.RED, "foreign batch (verifies, another partition's id)", 4),
+        STALE_BATCH('O', Style.Paint.RED, "stale or duplicate batch (verifies, out of the offset chain)", 4),
+        FENCED('#', Style.Paint.YELLOW, "fenced (moved aside by recovery)", 0),
         UNEXAMINED('.', Style.Paint.GREY, "not examined", 0);
 
         public final char symbol;
@@ -39,6 +43,32 @@ public final class SegmentMap {
         public String json() {
             return name().toLowerCase();
         }
+
+        /** How the map draws a region kind of the engine. */
+        public static Kind of(Region.Kind k) {
+            switch (k) {
+                case VERIFIED:
+                    return VERIFIED;
+                case UNREAD:
+                    return UNREAD;
+                case TORN_TAIL:
+                    return TORN;
+                case DAMAGED:
+                    return DAMAGED;
+                case FOREIGN_BATCH:
+                    return FOREIGN_BATCH;
+                case STALE_BATCH:
+                    return STALE_BATCH;
+                case RESIDUE:
+                    return RESIDUE;
+                case SURVIVOR:
+                    return SURVIVOR;
+                case FENCED:
+                    return FENCED;
+                default:
+                    return UNEXAMINED;
+            }
+        }
     }
 
     /** {@code [from, to)} of kind {@code kind}. */
@@ -48,57 +78,13 @@ public final class SegmentMap {
         }
     }
 
-    /** A piecewise-constant painting of {@code [0, length)}; later paints override earlier ones. */
-    public static final class Canvas {
-        private final long length;
-        private final TreeMap<Long, Kind> starts = new TreeMap<>();
-
-        public Canvas(long length, Kind background) {
-            this.length = length;
-            if (length > 0) {
-                starts.put(0L, background);
-            }
+    /** The spans of the engine's regions of one log, in order. */
+    public static List<Span> spans(List<Region> regions) {
+        List<Span> out = new ArrayList<>(regions.size());
+        for (Region g : regions) {
+            out.add(new Span(Kind.of(g.kind()), g.from(), g.to()));
         }
-
-        public Canvas paint(long from, long to, Kind kind) {
-            long a = Math.max(0, from);
-            long b = Math.min(length, to);
-            if (a >= b) {
-                return this;
-            }
-            Map.Entry<Long, Kind> atB = starts.floorEntry(b);
-            Kind after = atB == null ? null : atB.getValue();
-            starts.subMap(a, true, b, true).clear();
-            starts.put(a, kind);
-            if (b < length && after != null) {
-                starts.put(b, after);
-            }
-            return this;
-        }
-
-        public List<Span> spans() {
-            List<Span> out = new ArrayList<>();
-            Map.Entry<Long, Kind> prev = null;
-            for (Map.Entry<Long, Kind> e : starts.entrySet()) {
-                if (prev != null && e.getKey() > prev.getKey()) {
-                    add(out, prev.getValue(), prev.getKey(), e.getKey());
-                }
-                prev = e;
-            }
-            if (prev != null) {
-                add(out, prev.getValue(), prev.getKey(), length);
-            }
-            return out;
-        }
-
-        private static void add(List<Span> out, Kind k, long from, long to) {
-            if (!out.isEmpty() && out.get(out.size() - 1).kind() == k) {
-                Span last = out.remove(out.size() - 1);
-                out.add(new Span(k, last.from(), to));
-            } else {
-                out.add(new Span(k, from, to));
-            }
-        }
+        return out;
     }
 
     private SegmentMap() {
