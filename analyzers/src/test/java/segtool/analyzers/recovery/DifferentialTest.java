@@ -55,11 +55,14 @@ class DifferentialTest {
                 String problem = runCase(root, seed, u64);
                 if (problem != null) {
                     failed++;
+                    if (cases >= 100_000) {
+                        System.out.println("differential " + name + ": DISAGREEMENT at seed " + seed + ": " + problem);
+                    }
                     if (failures.size() < REPORT_AT_MOST) {
                         failures.add("seed " + seed + ": " + problem);
                     }
                 }
-                if (cases >= 100_000 && (i + 1) % 50_000 == 0) {
+                if (cases >= 100_000 && (i + 1) % 10_000 == 0) {
                     System.out.printf("differential %s: %d/%d cases, %d disagreements, %.0f s%n", name, i + 1,
                             cases, failed, (System.nanoTime() - t0) / 1e9);
                 }
