@@ -49,7 +49,7 @@ public final class ChainGuard {
         } catch (NoSuchFileException missing) {
             return null;
         } catch (IOException e) {
-            throw new IOException(p + ": cannot read anchor: " + e.getMessage(), e);
+            throw IoFailure.raise(p, IoFailure.READ, e);
         }
     }
 
@@ -71,7 +71,13 @@ public final class ChainGuard {
                 continue;
             }
             Path anchorFile = SegmentFiles.anchor(dir, next.start);
-            AnchorRecord anchor = sweep.deletes(anchorFile) ? null : readAnchor(anchorFile);
+            AnchorRecord anchor;
+            try {
+                anchor = sweep.deletes(anchorFile) ? null : readAnchor(anchorFile);
+            } catch (IOException e) {
+                next.status = SegmentReport.Status.IO_ERROR;   // the anchor is the later segment's (RECOVERY 7.3)
+                throw e;
+            }
             if (!admits(prev.start, prev.endOffset, next.start, anchor)) {
                 throw refused(next, new Refusal.Hole(prev.start, prev.endOffset, next.start, recoverable));
             }

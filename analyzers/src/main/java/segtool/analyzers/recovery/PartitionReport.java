@@ -23,6 +23,8 @@ public final class PartitionReport {
     public Outcome outcome = Outcome.ACCEPTED;
     public Refusal refusal;
     public String ioError;
+    /** For {@code IO_ERROR}: the path, the operation and the OS reason ({@link #ioError} is its one line). */
+    public IoFailure ioFailure;
     public final List<PlannedOp.Delete> swept = new ArrayList<>();
     public final List<SegmentReport> segments = new ArrayList<>();
     public final List<String> warnings = new ArrayList<>();

@@ -50,7 +50,7 @@ final class PassA {
             }
             try (IndexFile index = openIndex(seg)) {
                 if (index.entries() < seg.entries) {
-                    throw new IOException(seg.index + ": shrank while being read");
+                    throw IoFailure.raise(seg.index, IoFailure.READ, "shrank while being read");
                 }
                 decide(seg, log, index);
             }
@@ -191,7 +191,7 @@ final class PassA {
         try {
             return IndexFile.open(seg.index);
         } catch (IOException e) {
-            throw new IOException(seg.index + ": cannot read file: " + e.getMessage(), e);
+            throw IoFailure.raise(seg.index, IoFailure.OPEN, e);
         }
     }
 
@@ -212,7 +212,7 @@ final class PassA {
         } catch (NoSuchFileException missing) {
             return 0;
         } catch (IOException e) {
-            throw new IOException(p + ": cannot read file metadata: " + e.getMessage(), e);
+            throw IoFailure.raise(p, IoFailure.STAT, e);
         }
     }
 

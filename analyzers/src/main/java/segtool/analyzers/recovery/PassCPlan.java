@@ -22,9 +22,15 @@ final class PassCPlan {
     private final Path dir;
     private final Set<Path> plannedFences = new HashSet<>();
     private String failure;
+    private SegmentReport failedSegment;
 
     PassCPlan(Path dir) {
         this.dir = dir;
+    }
+
+    /** The segment whose pass C step would fail, or null. */
+    SegmentReport failedSegment() {
+        return failedSegment;
     }
 
     /** The transient failure pass C would meet, or null. */
@@ -40,6 +46,7 @@ final class PassCPlan {
         if (seg.recoveredEmpty && (logNow > 0 || indexNow > 0)) {
             Path fence = nextFence();
             if (fence == null && failure == null) {
+                failedSegment = seg;
                 failure = SegmentFiles.fence(dir, 0) + " .. "
                         + SegmentFiles.fence(dir, RecoveryEngine.FENCED_DIR_PROBE_LIMIT - 1).getFileName()
                         + ": all " + RecoveryEngine.FENCED_DIR_PROBE_LIMIT + " fence directory names are taken;"

@@ -59,9 +59,15 @@ public final class RecoveryEngine {
         } catch (Refusal.Raised raised) {
             report.outcome = PartitionReport.Outcome.REFUSED;
             report.refusal = raised.refusal;
+        } catch (IoFailure.Raised e) {
+            report.outcome = PartitionReport.Outcome.IO_ERROR;
+            report.ioFailure = e.failure();
+            report.ioError = e.failure().toString();
         } catch (IOException e) {
             report.outcome = PartitionReport.Outcome.IO_ERROR;
-            report.ioError = e.getMessage() == null ? e.toString() : e.getMessage();
+            report.ioFailure = new IoFailure(partition.directory(), IoFailure.READ, IoFailure.kindOf(IoFailure.READ),
+                    IoFailure.reasonOf(e));
+            report.ioError = report.ioFailure.toString();
         }
         return report;
     }
@@ -96,6 +102,10 @@ public final class RecoveryEngine {
             } catch (Refusal.Raised raised) {
                 refused(seg, raised);
                 throw raised;
+            } catch (IOException e) {
+                // a transient failure is this segment's (RECOVERY 7.3): typed, never a verdict about its bytes
+                seg.status = SegmentReport.Status.IO_ERROR;
+                throw e instanceof IoFailure.Raised ? e : IoFailure.raise(seg.log, IoFailure.READ, e);
             }
             if (seg.result == SegmentReport.Result.REBUILT) {                           // staging (4.11)
                 seg.operations.add(new PlannedOp.StageIndex(SegmentFiles.indexStaging(dir, seg.start),
@@ -107,7 +117,8 @@ public final class RecoveryEngine {
         }
         ChainGuard.run(report, dir, sweep);                                               // pass B (5)
         if (passC.failure() != null) {
-            throw new IOException(passC.failure());
+            passC.failedSegment().status = SegmentReport.Status.IO_ERROR;
+            throw IoFailure.raise(SegmentFiles.fence(dir, 0), IoFailure.CREATE, passC.failure());
         }
     }
 

@@ -57,15 +57,15 @@ public final class SegmentLog implements AutoCloseable {
             headers = SegmentChannel.open(path, HEADER_WINDOW, length);
         } catch (NoSuchFileException e) {
             closeQuietly(log, headers);
-            throw new IOException(path + ": vanished while being judged", e);
+            throw IoFailure.raise(path, IoFailure.OPEN, "vanished while being judged");
         } catch (IOException e) {
             closeQuietly(log, headers);
-            throw new IOException(path + ": cannot read file: " + e.getMessage(), e);
+            throw IoFailure.raise(path, IoFailure.OPEN, e);
         }
         try {
             if (log.size() < length) {
-                throw new IOException(path + ": shrank while being judged (" + log.size() + " < " + length
-                        + " bytes)");
+                throw IoFailure.raise(path, IoFailure.READ, "shrank while being judged (" + log.size() + " < "
+                        + length + " bytes)");
             }
             WalkVerifier verifier = WalkVerifier.create(log, options.threads(), options.window(),
                     options.maxBatchBytes());

@@ -13,7 +13,9 @@ import segtool.formats.index.IndexEntry;
 public final class SegmentReport {
     /** The per-segment status of the scan report (precedence: recovered_empty > truncated > index_rebuilt > clean). */
     public enum Status {
-        CLEAN, TRUNCATED, INDEX_REBUILT, RECOVERED_EMPTY, REFUSED, NOT_EXAMINED;
+        CLEAN, TRUNCATED, INDEX_REBUILT, RECOVERED_EMPTY, REFUSED, NOT_EXAMINED,
+        /** A file of this segment (or its anchor) could not be read: the partition's outcome is io_error (7.3). */
+        IO_ERROR;
 
         public String json() {
             return name().toLowerCase();

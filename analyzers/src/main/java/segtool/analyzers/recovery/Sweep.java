@@ -83,9 +83,9 @@ public final class Sweep {
         } catch (NoSuchFileException missing) {
             return none();
         } catch (NotDirectoryException notDir) {
-            throw new IOException(dir + ": not a directory");
+            throw IoFailure.raise(dir, IoFailure.LIST, "not a directory");
         } catch (IOException e) {
-            throw new IOException(dir + ": cannot list the partition directory: " + e.getMessage(), e);
+            throw IoFailure.raise(dir, IoFailure.LIST, e);
         }
         Set<String> logStems = new HashSet<>();
         for (Path p : names) {

@@ -81,6 +81,15 @@ public final class ScanJson {
         } else {
             o.putNull("io_error");
         }
+        if (r.ioFailure != null) {
+            ObjectNode f = o.putObject("io_failure");
+            f.put("path", r.ioFailure.path().toString());
+            f.put("operation", r.ioFailure.operation());
+            f.put("kind", r.ioFailure.kind());
+            f.put("reason", r.ioFailure.reason());
+        } else {
+            o.putNull("io_failure");
+        }
         if (r.refusal == null) {
             o.putNull("refusal");
         } else {
@@ -147,7 +156,8 @@ public final class ScanJson {
         u64(before, "log_size", s.logLength);
         u64(before, "index_size", s.indexLength);
         u64(before, "index_entries", s.entries);
-        boolean bounded = s.status != SegmentReport.Status.REFUSED && s.hasBounds();
+        boolean bounded = s.status != SegmentReport.Status.REFUSED && s.status != SegmentReport.Status.IO_ERROR
+                && s.hasBounds();
         if (bounded) {
             ObjectNode after = o.putObject("after");
             u64(after, "end_offset", s.endOffset);

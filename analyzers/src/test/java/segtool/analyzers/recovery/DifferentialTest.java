@@ -7,7 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import segtool.analyzers.reference.EngineVerdict;
 import segtool.analyzers.reference.PartitionCases;
 import segtool.analyzers.reference.ReferenceRecovery;
@@ -24,6 +27,7 @@ import segtool.formats.naming.PartitionPath;
  * seed with the story of how its partition was made; rerun one with {@code -Dsegtool.diff.seed=S
  * -Dsegtool.diff.cases=1}. {@code -Dsegtool.diff.cases=N} sets the count (bench/diff-long.sh runs a million).
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DifferentialTest {
     private static final int CASES = Integer.getInteger("segtool.diff.cases", 1500);
     private static final long SEED = Long.getLong("segtool.diff.seed", 20_261_201L);
@@ -32,11 +36,13 @@ class DifferentialTest {
     private static final boolean TRACE = Boolean.getBoolean("segtool.diff.trace");
 
     @Test
+    @Order(1)
     void engineAgreesWithTheReference() throws IOException {
         run("catalogue", CASES, SEED, false);
     }
 
     @Test
+    @Order(2)
     void engineAgreesWithTheReferenceOnSaturatingU64() throws IOException {
         run("u64", U64_CASES, SEED ^ 0x64L << 32, true);
     }

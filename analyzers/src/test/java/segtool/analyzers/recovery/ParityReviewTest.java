@@ -167,7 +167,8 @@ class ParityReviewTest {
         PartitionReport r = f.judge(durable);
         assertEquals(Outcome.IO_ERROR, r.outcome, () -> r.outcome + " " + r.refusal);
         assertTrue(r.ioError.contains("fence"), r.ioError);
-        assertEquals(Status.RECOVERED_EMPTY, r.segments.get(1).status);
+        assertEquals(IoFailure.CREATE, r.ioFailure.operation(), "pass C cannot create a fence directory");
+        assertEquals(Status.IO_ERROR, r.segments.get(1).status, "the failure is the segment's to fence (issue 10)");
     }
 
     /** ... but only pass C fences: a pass-B refusal comes first, and a fence with nothing to move needs no name. */

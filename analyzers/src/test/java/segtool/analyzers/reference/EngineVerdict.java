@@ -57,7 +57,8 @@ public final class EngineVerdict {
         }
         List<String> plan = new ArrayList<>(deletes);
         plan.addAll(rest);
-        return new Verdict(r.outcome.json(), refused, segments, r.recoverableBytes,
+        String ioFile = r.ioFailure == null ? null : String.valueOf(r.ioFailure.path().getFileName());
+        return new Verdict(r.outcome.json(), refused, ioFile, segments, r.recoverableBytes,
                 List.of(r.budget.spentUnits(), r.budget.limitUnits(), r.budget.spentVerify(),
                         r.budget.limitVerify()),
                 plan, r.outcome == PartitionReport.Outcome.ACCEPTED && r.severity() == 1);

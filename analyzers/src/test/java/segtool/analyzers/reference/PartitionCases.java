@@ -27,13 +27,17 @@ public final class PartitionCases {
     private static final long[] SPECIAL = {0L, Long.MIN_VALUE, MAX};
 
     /** One generated partition directory: its id, its files by name, an optional checkpoint, and how it was made. */
-    public record Case(long partitionId, Map<String, byte[]> files, ReferenceRecovery.Checkpoint checkpoint,
-                       List<String> story) {
-        /** Writes the files into {@code dir} (created; it must not hold anything else). */
+    public record Case(long partitionId, Map<String, byte[]> files, List<String> loops,
+                       ReferenceRecovery.Checkpoint checkpoint, List<String> story) {
+        /** Writes the files into {@code dir} (created; it must not hold anything else); loops link to themselves. */
         public void writeTo(Path dir) throws IOException {
             Files.createDirectories(dir);
             for (Map.Entry<String, byte[]> f : files.entrySet()) {
                 Files.write(dir.resolve(f.getKey()), f.getValue());
+            }
+            for (String loop : loops) {
+                Files.deleteIfExists(dir.resolve(loop));
+                Files.createSymbolicLink(dir.resolve(loop), Path.of(loop));
             }
         }
     }
@@ -48,6 +52,7 @@ public final class PartitionCases {
     private final List<Span> records = new ArrayList<>();
     private final List<long[]> segments = new ArrayList<>();   // {start, endOffset}
     private final List<String> story = new ArrayList<>();
+    private final List<String> loops = new ArrayList<>();
     private long partitionId;
 
     private PartitionCases(long seed, boolean u64Focus) {
@@ -89,7 +94,7 @@ public final class PartitionCases {
             story.add("checkpoint (" + Long.toUnsignedString(cp.start()) + ", " + cp.length() + ", "
                     + Long.toUnsignedString(cp.next()) + ")");
         }
-        return new Case(partitionId, new TreeMap<>(files), cp, story);
+        return new Case(partitionId, new TreeMap<>(files), List.copyOf(loops), cp, story);
     }
 
     @SafeVarargs
@@ -245,7 +250,7 @@ public final class PartitionCases {
     }
 
     private void damage() {
-        int kind = rnd.nextInt(u64Focus ? 6 : 22);
+        int kind = rnd.nextInt(u64Focus ? 6 : 23);
         if (u64Focus) {
             kind = new int[]{15, 16, 17, 2, 3, 0}[kind];
         }
@@ -390,6 +395,9 @@ public final class PartitionCases {
             }
             case 13: {  // zero-length segment
                 List<String> logs = names(".log");
+                if (logs.isEmpty()) {
+                    return;
+                }
                 String log = logs.get(rnd.nextInt(logs.size()));
                 String stem = log.substring(0, log.length() - 4);
                 files.put(log, new byte[0]);
@@ -462,6 +470,9 @@ public final class PartitionCases {
             }
             case 18: {  // plausible headers packed into the residue (the budget example of RECOVERY 10)
                 List<String> logs = names(".log");
+                if (logs.isEmpty()) {
+                    return;
+                }
                 String log = logs.get(rnd.nextInt(logs.size()));
                 int k = 1 + rnd.nextInt(80);
                 byte[] spam = new byte[256 * k];
@@ -477,6 +488,9 @@ public final class PartitionCases {
             }
             case 19: {  // a non-canonical name for a log
                 List<String> logs = names(".log");
+                if (logs.isEmpty()) {
+                    return;
+                }
                 String log = logs.get(rnd.nextInt(logs.size()));
                 Long s = ReferenceRecovery.parseU64(log.substring(0, log.length() - 4));
                 if (s == null) {
@@ -485,6 +499,13 @@ public final class PartitionCases {
                 String name = (rnd.nextBoolean() ? "+" : "") + Long.toUnsignedString(s) + ".log";
                 byte[] bytes = rnd.nextBoolean() ? files.get(log) : new byte[0];
                 put(name, bytes, "non-canonical " + name + " (" + bytes.length + "B)");
+                return;
+            }
+            case 22: {  // a file that cannot be read: a symbolic link to itself (ELOOP)
+                String name = rnd.nextInt(4) == 0 && !names(".anchor").isEmpty() ? names(".anchor").get(0) : f;
+                files.remove(name);
+                loops.add(name);
+                story.add(name + " is a symlink loop");
                 return;
             }
             default: {  // a torn tail: cut inside the last record of a log

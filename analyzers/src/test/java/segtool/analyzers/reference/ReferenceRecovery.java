@@ -133,8 +133,11 @@ public final class ReferenceRecovery {
 
     /** A transient failure (7.3): the path, the operation and the OS reason. */
     private static final class Transient extends RuntimeException {
+        final Path path;
+
         Transient(Path path, String operation, Exception cause) {
             super(path + ": " + operation + (cause == null ? "" : ": " + cause), null, false, false);
+            this.path = path;
         }
     }
 
@@ -143,6 +146,7 @@ public final class ReferenceRecovery {
     private Verdict run() {
         String outcome = "accepted";
         Verdict.Refused refused = null;
+        String ioFile = null;
         int current = -1;
         try {
             List<Long> starts = sweep3();
@@ -166,7 +170,8 @@ public final class ReferenceRecovery {
             chainGuard5();
             for (Seg g : segs) {
                 if (g.passCFailure != null) {
-                    throw new Transient(g.logPath, g.passCFailure, null);
+                    g.status = "io_error";
+                    throw new Transient(dir.resolveSibling(dirName + ".fenced.0"), g.passCFailure, null);
                 }
             }
         } catch (Refusal r) {
@@ -177,6 +182,7 @@ public final class ReferenceRecovery {
             }
         } catch (Transient t) {
             outcome = "io_error";
+            ioFile = String.valueOf(t.path.getFileName());
             if (current >= 0) {
                 segs.get(current).status = "io_error";
             }
@@ -196,7 +202,7 @@ public final class ReferenceRecovery {
                 changes |= g.changes;
             }
         }
-        return new Verdict(outcome, refused, out, recoverableBytes,
+        return new Verdict(outcome, refused, ioFile, out, recoverableBytes,
                 List.of(budget.spentUnits, budget.limitUnits, budget.spentVerify, budget.limitVerify), plan,
                 changes);
     }
@@ -848,7 +854,13 @@ public final class ReferenceRecovery {
             if (prev.endOffset != -1L && prev.endOffset + 1 == next.s) {        // 2.2
                 continue;
             }
-            long[] anchor = readAnchor(next.s);                                  // 2.3
+            long[] anchor;                                                       // 2.3
+            try {
+                anchor = readAnchor(next.s);
+            } catch (Transient t) {
+                next.status = "io_error";
+                throw t;
+            }
             boolean admitted = lt(prev.endOffset, next.s) && anchor != null     // 2.4
                     && anchor[0] == next.s && anchor[1] == prev.s && anchor[2] == prev.endOffset;
             if (!admitted) {

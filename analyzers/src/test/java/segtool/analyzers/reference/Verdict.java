@@ -9,12 +9,13 @@ import java.util.Map;
  * The observable result of one partition load, in a shape both the engine (through {@link EngineVerdict}) and
  * {@link ReferenceRecovery} produce, so the two can be compared field by field: the outcome, the refusal with its
  * variant, segment and every field, each segment's status and bounds, the budget at the end, pass B's
- * {@code recoverable_bytes}, the whole planned operation list, and whether any byte on disk would change.
+ * {@code recoverable_bytes}, the whole planned operation list, whether any byte on disk would change, and for an
+ * I/O failure the name of the file it names.
  *
  * <p>Values are plain strings and longs so that a mismatch prints as a readable diff. Unsigned values print
  * unsigned.
  */
-public record Verdict(String outcome, Refused refusal, List<Segment> segments, long recoverableBytes,
+public record Verdict(String outcome, Refused refusal, String ioFile, List<Segment> segments, long recoverableBytes,
                       List<Long> budget, List<String> plan, boolean changesFiles) {
 
     /** A refusal: the RECOVERY 7.1 variant name, the segment it is about, and its fields in catalogue order. */
@@ -69,6 +70,7 @@ public record Verdict(String outcome, Refused refusal, List<Segment> segments, l
         List<String> out = new ArrayList<>();
         diff(out, "outcome", outcome, other.outcome);
         diff(out, "refusal", String.valueOf(refusal), String.valueOf(other.refusal));
+        diff(out, "I/O failure on", String.valueOf(ioFile), String.valueOf(other.ioFile));
         diff(out, "segment count", segments.size(), other.segments.size());
         for (int i = 0; i < Math.min(segments.size(), other.segments.size()); i++) {
             diff(out, "segment " + i, segments.get(i).toString(), other.segments.get(i).toString());
