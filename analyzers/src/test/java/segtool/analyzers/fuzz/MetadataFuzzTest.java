@@ -39,14 +39,25 @@ class MetadataFuzzTest {
         Fuzz.warmUp(() -> {
             for (byte[] s : seeds.get("snapshot")) {
                 snapshotOf(s);
+                snapshotOf(damaged(s));   // the refusals format their messages: Formatter loads its locale data
             }
             for (byte[] s : seeds.get("journal")) {
                 journalOf(s);
+                journalOf(damaged(s));
             }
             for (byte[] s : seeds.get("journalBodies")) {
                 bodies(s);
             }
         });
+    }
+
+    /** {@code s} with its last byte flipped. */
+    private static byte[] damaged(byte[] s) {
+        byte[] d = s.clone();
+        if (d.length > 0) {
+            d[d.length - 1] ^= 1;
+        }
+        return d;
     }
 
     /** Heap per input: the file itself a few times over and the decoded values, never a declared size. */
