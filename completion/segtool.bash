@@ -170,6 +170,7 @@ function _complete_segtool() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} sample" ];    then _picocli_segtool; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} shell" ];    then _picocli_segtool; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} salvage" ];    then _picocli_segtool; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} doctor" ];    then _picocli_segtool; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} generate-completion" ];    then _picocli_segtool; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} help" ];    then _picocli_segtool; return $?; fi
 
@@ -190,11 +191,13 @@ function _complete_segtool() {
   local cmds13=(sample)
   local cmds14=(shell)
   local cmds15=(salvage)
-  local cmds16=(generate-completion)
-  local cmds17=(help)
+  local cmds16=(doctor)
+  local cmds17=(generate-completion)
+  local cmds18=(help)
 
-  if CompWordsContainsArray "${cmds17[@]}"; then _picocli_segtool_help; return $?; fi
-  if CompWordsContainsArray "${cmds16[@]}"; then _picocli_segtool_generatecompletion; return $?; fi
+  if CompWordsContainsArray "${cmds18[@]}"; then _picocli_segtool_help; return $?; fi
+  if CompWordsContainsArray "${cmds17[@]}"; then _picocli_segtool_generatecompletion; return $?; fi
+  if CompWordsContainsArray "${cmds16[@]}"; then _picocli_segtool_doctor; return $?; fi
   if CompWordsContainsArray "${cmds15[@]}"; then _picocli_segtool_salvage; return $?; fi
   if CompWordsContainsArray "${cmds14[@]}"; then _picocli_segtool_shell; return $?; fi
   if CompWordsContainsArray "${cmds13[@]}"; then _picocli_segtool_sample; return $?; fi
@@ -221,7 +224,7 @@ function _picocli_segtool() {
   # Get completion data
   local curr_word=${COMP_WORDS[COMP_CWORD]}
 
-  local commands="scan explain segments index batches messages find hexdump stats repair rebuild-index restore pack sample shell salvage generate-completion help"
+  local commands="scan explain segments index batches messages find hexdump stats repair rebuild-index restore pack sample shell salvage doctor generate-completion help"
   local flag_opts="'-h' '--help' '-V' '--version'"
   local arg_opts=""
 
@@ -839,6 +842,46 @@ function _picocli_segtool_salvage() {
   fi
 }
 
+# Generates completions for the options and subcommands of the `doctor` subcommand.
+function _picocli_segtool_doctor() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--enforce-fsync' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--partition-id')
+      return
+      ;;
+    '--max-message-size-upper')
+      return
+      ;;
+    '--wal-checkpoint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local currIndex
+    currIndex=$(currentPositionalIndex "doctor" "${arg_opts}" "${flag_opts}")
+    if (( currIndex >= 0 && currIndex <= 0 )); then
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      positionals=$( compgen -f -- "${curr_word}" ) # files
+    fi
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
 # Generates completions for the options and subcommands of the `generate-completion` subcommand.
 function _picocli_segtool_generatecompletion() {
   # Get completion data
@@ -862,7 +905,7 @@ function _picocli_segtool_help() {
   # Get completion data
   local curr_word=${COMP_WORDS[COMP_CWORD]}
 
-  local commands="scan explain segments index batches messages find hexdump stats repair rebuild-index restore pack sample shell salvage generate-completion"
+  local commands="scan explain segments index batches messages find hexdump stats repair rebuild-index restore pack sample shell salvage doctor generate-completion"
   local flag_opts="'-h' '--help'"
   local arg_opts=""
 

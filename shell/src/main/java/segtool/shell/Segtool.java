@@ -19,7 +19,7 @@ import picocli.CommandLine.Model.CommandSpec;
             BatchesCommand.class, MessagesCommand.class, FindCommand.class, HexdumpCommand.class, StatsCommand.class,
             segtool.shell.repair.RepairCommand.class, segtool.shell.repair.RebuildIndexCommand.class,
             segtool.shell.repair.RestoreCommand.class, PackCommand.class, SampleCommand.class, ShellCommand.class,
-            SalvageCommand.class,
+            SalvageCommand.class, DoctorCommand.class,
             AutoComplete.GenerateCompletion.class, CommandLine.HelpCommand.class})
 public final class Segtool implements Callable<Integer>, PlainCommand {
     private final ShellSession session;

@@ -1,0 +1,52 @@
+package segtool.analyzers.doctor;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Map;
+
+/** The {@code segtool.doctor/1} report (docs/doctor-json.md). */
+public final class DoctorJson {
+    public static final String SCHEMA = "segtool.doctor/1";
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private DoctorJson() {
+    }
+
+    public static ObjectNode report(Doctor.Report r, String version) {
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        o.put("schema", SCHEMA);
+        o.put("segtool_version", version);
+        o.put("path", r.path().toAbsolutePath().normalize().toString());
+        o.put("enforce_fsync", r.durable());
+        o.put("partitions", r.partitions());
+        ObjectNode counts = o.putObject("counts");
+        for (Finding.Kind k : Finding.Kind.values()) {
+            counts.put(k.json(), r.findings().stream().filter(f -> f.kind() == k).count());
+        }
+        ArrayNode list = o.putArray("findings");
+        for (Finding f : r.findings()) {
+            ObjectNode x = list.addObject();
+            x.put("kind", f.kind().json());
+            x.put("partition", f.partition().toString());
+            x.put("path", f.path().toString());
+            ObjectNode d = x.putObject("details");
+            for (Map.Entry<String, Object> e : f.details().entrySet()) {
+                d.set(e.getKey(), value(e.getValue()));
+            }
+            ArrayNode next = x.putArray("next");
+            f.next().forEach(next::add);
+        }
+        o.put("exit_code", r.exitCode());
+        return o;
+    }
+
+    private static JsonNode value(Object v) {
+        if (v instanceof Long l && l < 0) {
+            return JsonNodeFactory.instance.numberNode(new java.math.BigInteger(Long.toUnsignedString(l)));
+        }
+        return MAPPER.valueToTree(v);
+    }
+}

@@ -1,0 +1,57 @@
+package segtool.analyzers.doctor;
+
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One thing in a data directory that needs an operator's attention, with what segtool knows about it and the exact
+ * next command(s), in the order to run them. {@code details} holds plain values (String, Long, Boolean, lists and
+ * maps of them) under snake_case keys; docs/doctor-json.md lists them per kind.
+ */
+public record Finding(Kind kind, Path partition, Path path, Map<String, Object> details, List<String> next) {
+    /** What was found; {@link #exitCode()} gives the exit code each kind contributes. */
+    public enum Kind {
+        /** Boot recovery refuses the partition (RECOVERY 7.1). */
+        REFUSED_PARTITION(2),
+        /** An I/O error prevented a verdict. */
+        UNREADABLE_PARTITION(3),
+        /** Boot recovery would change files (truncate, rebuild an index, fence). */
+        RECOVERY_WOULD_CHANGE(1),
+        /** A {@code <partition>.fenced.<n>} directory. */
+        FENCE(1),
+        /** A segtool quarantine whose repair is unfinished, or finished and not restored. */
+        QUARANTINE(1),
+        /** A quarantine segtool cannot read or trust. */
+        DAMAGED_QUARANTINE(3),
+        /** A scratch ({@code .staging}) or orphan ({@code .index}/{@code .anchor} without a log) file. */
+        SCRATCH_FILE(1),
+        /** A {@code .log} whose stem is not 20 digits: the server reads the canonical name instead (RECOVERY 11.2). */
+        NON_CANONICAL_NAME(1);
+
+        private final int exit;
+
+        Kind(int exit) {
+            this.exit = exit;
+        }
+
+        public int exitCode() {
+            return exit;
+        }
+
+        public String json() {
+            return name().toLowerCase();
+        }
+    }
+
+    public Finding {
+        details = Collections.unmodifiableMap(new LinkedHashMap<>(details));
+        next = List.copyOf(next);
+    }
+
+    public int exitCode() {
+        return kind.exitCode();
+    }
+}

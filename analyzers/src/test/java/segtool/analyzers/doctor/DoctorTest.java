@@ -1,0 +1,112 @@
+package segtool.analyzers.doctor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import segtool.analyzers.layout.Targets;
+import segtool.analyzers.recovery.RecoveryEngine;
+import segtool.analyzers.recovery.RecoveryOptions;
+import segtool.analyzers.repair.Applier;
+import segtool.analyzers.repair.Repairer;
+import segtool.analyzers.repair.ServerGuard;
+import segtool.analyzers.repair.StepHook;
+import segtool.formats.naming.PartitionPath;
+import segtool.formats.naming.SegmentFiles;
+
+/**
+ * doctor over a data directory with one of each thing that needs attention: a refused partition, a fence holding
+ * records that verify, a fence holding none, a finished repair's quarantine, a scratch file, and a clean partition
+ * that must produce nothing.
+ */
+class DoctorTest {
+    private static final Path GALLERY = Path.of("..", "samples", "gallery");
+    private static final RecoveryEngine ENGINE = new RecoveryEngine(RecoveryOptions.defaults().withThreads(1));
+
+    @TempDir
+    Path data;
+
+    private Path partition(int topic, String shape) throws IOException {
+        Path p = data.resolve("streams/1/topics/" + topic + "/partitions/1");
+        Files.createDirectories(p);
+        Path from = GALLERY.resolve(shape).resolve("streams/1/topics/1/partitions/1");
+        try (Stream<Path> s = Files.list(from)) {
+            for (Path f : s.filter(Files::isRegularFile).toList()) {
+                Files.copy(f, p.resolve(f.getFileName().toString()));
+            }
+        }
+        return p;
+    }
+
+    @Test
+    void everyKind_withItsFactsAndNextCommands() throws IOException {
+        Path refused = partition(1, "interior-damage");
+        Path fenced = partition(2, "healthy");
+        Path fence0 = Files.createDirectories(SegmentFiles.fence(fenced, 0));
+        Files.copy(SegmentFiles.log(GALLERY.resolve("healthy/streams/1/topics/1/partitions/1"), 0),
+                SegmentFiles.log(fence0, 0));
+        Path fence1 = Files.createDirectories(SegmentFiles.fence(fenced, 1));
+        Files.write(SegmentFiles.log(fence1, 0), new byte[300]);
+        Path repaired = partition(3, "torn-tail");
+        Repairer.Outcome applied = new Repairer(ENGINE, ServerGuard.Report::idle, new Applier(StepHook.NONE, "t"),
+                plan -> true).repair(PartitionPath.of(repaired), false, true, false);
+        assertEquals(Repairer.Status.APPLIED, applied.status(), () -> applied.error() + " " + applied.notes());
+        Path scratch = partition(4, "healthy");
+        Files.write(scratch.resolve("00000000000000000000.index.staging"), new byte[24]);
+        partition(5, "healthy");
+
+        Doctor.Report r = new Doctor(ENGINE, "segtool").examine(data, Targets.resolve(data).partitions(), false);
+        assertEquals(5, r.partitions());
+        assertEquals(List.of("refused_partition", "fence", "fence", "quarantine", "scratch_file"),
+                r.findings().stream().map(f -> f.kind().json()).toList());
+        assertEquals(2, r.exitCode());
+
+        Finding ref = r.findings().get(0);
+        assertEquals("InteriorDamage", ref.details().get("variant"));
+        assertEquals(List.of("1..3"), ref.details().get("lost_offsets"));
+        assertEquals(List.of("0", "4"), ref.details().get("salvageable_offsets"));
+        String q = refused.toAbsolutePath().normalize().toString();
+        assertEquals(List.of("segtool explain " + q, "segtool salvage " + q + " -o ./salvage-s1-t1-p1 --format ndjson",
+                "segtool repair " + q), ref.next());
+
+        Finding good = r.findings().get(1);
+        assertEquals(fence0.toAbsolutePath().normalize(), good.path());
+        assertEquals(3L, good.details().get("records_that_verify"));
+        assertEquals(List.of("0..4"), good.details().get("offsets"));
+        assertEquals(true, good.details().get("all_bytes_verify"));
+        assertTrue(good.next().get(0).startsWith("segtool salvage "), good.next().toString());
+        Finding empty = r.findings().get(2);
+        assertEquals(0L, empty.details().get("records_that_verify"));
+        assertEquals(false, empty.details().get("all_bytes_verify"));
+        assertTrue(((String) empty.details().get("readmit")).startsWith("nothing to re-admit"));
+
+        Finding quar = r.findings().get(3);
+        assertEquals(applied.quarantine().toAbsolutePath().normalize(), quar.path());
+        assertEquals("complete", quar.details().get("state"));
+        assertEquals("segtool restore " + quar.path() + " --apply", quar.next().get(1));
+
+        Finding scr = r.findings().get(4);
+        assertEquals("00000000000000000000.index.staging", scr.path().getFileName().toString());
+
+        JsonNode json = DoctorJson.report(r, "t");
+        assertEquals(DoctorJson.SCHEMA, json.get("schema").asText());
+        assertEquals(2, json.get("counts").get("fence").asInt());
+        assertEquals(315, json.at("/findings/0/details/fields/damage_position").asInt());
+        assertEquals(2, json.get("exit_code").asInt());
+    }
+
+    @Test
+    void cleanDataDirectory_nothingNeedsAttention() throws IOException {
+        partition(1, "healthy");
+        Doctor.Report r = new Doctor(ENGINE, "segtool").examine(data, Targets.resolve(data).partitions(), false);
+        assertEquals(List.of(), r.findings());
+        assertEquals(0, r.exitCode());
+    }
+}

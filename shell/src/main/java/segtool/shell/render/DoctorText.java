@@ -1,0 +1,71 @@
+package segtool.shell.render;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import segtool.analyzers.doctor.Doctor;
+import segtool.analyzers.doctor.Finding;
+
+/** The text form of a doctor report: per partition, each finding in a sentence, its facts, and the next commands. */
+public final class DoctorText {
+    private DoctorText() {
+    }
+
+    public static void report(PrintWriter w, Doctor.Report r, boolean quiet, Style style) {
+        Path last = null;
+        for (Finding f : r.findings()) {
+            if (!f.partition().equals(last)) {
+                w.println(style.bold(f.partition().toString()));
+                last = f.partition();
+            }
+            w.println("  " + headline(f, style));
+            if (!quiet) {
+                for (Map.Entry<String, Object> e : f.details().entrySet()) {
+                    w.println("      " + e.getKey() + ": " + show(e.getValue()));
+                }
+                for (String n : f.next()) {
+                    w.println("    next: " + n);
+                }
+            }
+        }
+        long kinds = r.findings().size();
+        w.println(kinds == 0 ? r.partitions() + " partition(s) examined: nothing needs attention"
+                : r.partitions() + " partition(s) examined: " + kinds + " finding(s)");
+    }
+
+    private static String headline(Finding f, Style style) {
+        Map<String, Object> d = f.details();
+        String name = f.path().getFileName().toString();
+        return switch (f.kind()) {
+            case REFUSED_PARTITION -> style.paint(Style.Paint.RED, "REFUSED: " + d.get("variant") + " "
+                    + d.get("fields")) + (d.containsKey("lost_offsets") ? "; lost offsets "
+                    + show(d.get("lost_offsets")) + ", salvageable " + show(d.get("salvageable_offsets")) : "");
+            case UNREADABLE_PARTITION -> style.paint(Style.Paint.RED, "cannot be judged: " + d.get("error"));
+            case RECOVERY_WOULD_CHANGE -> "the next boot would change files: " + show(d.get("operations"));
+            case FENCE -> "fence " + name + " (fenced " + d.get("fenced_at") + "): " + d.get("records_that_verify")
+                    + " record(s) that verify, offsets " + show(d.get("offsets"));
+            case QUARANTINE -> "quarantine " + name + ": " + d.get("state") + (d.containsKey("meaning")
+                    ? " (" + d.get("meaning") + ")" : "");
+            case DAMAGED_QUARANTINE -> style.paint(Style.Paint.RED, "quarantine " + name + " cannot be used: "
+                    + d.get("error"));
+            case SCRATCH_FILE -> "scratch file " + name + ": " + d.get("reason");
+            case NON_CANONICAL_NAME -> "non-canonical segment name " + name + ": " + d.get("warning");
+        };
+    }
+
+    private static String show(Object v) {
+        if (v instanceof List<?> l) {
+            return l.isEmpty() ? "none" : String.join(", ", l.stream().map(DoctorText::show).toList());
+        }
+        if (v instanceof Map<?, ?> m) {
+            StringBuilder sb = new StringBuilder();
+            m.forEach((k, x) -> sb.append(sb.length() == 0 ? "" : ", ").append(k).append(' ').append(show(x)));
+            return sb.toString();
+        }
+        if (v instanceof Long l && l < 0) {
+            return Long.toUnsignedString(l);
+        }
+        return String.valueOf(v);
+    }
+}
