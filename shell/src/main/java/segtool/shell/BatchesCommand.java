@@ -12,17 +12,15 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.exit.ExitCode;
-import segtool.formats.index.IndexEntry;
-import segtool.formats.index.IndexFile;
+import segtool.analyzers.inspect.IndexMapping;
+import segtool.analyzers.inspect.SegmentReader;
 import segtool.formats.io.U64;
 import segtool.formats.log.BatchHeader;
 import segtool.formats.log.Defect;
-import segtool.formats.log.LogCursor;
-import segtool.shell.inspect.LogReader;
-import segtool.shell.inspect.SegmentRef;
 import segtool.shell.options.Numbers;
 import segtool.shell.options.OutputOptions;
 import segtool.shell.options.ReadOptions;
+import segtool.shell.options.SegmentRef;
 import segtool.shell.render.JsonOut;
 import segtool.shell.render.Style;
 import segtool.shell.render.Table;
@@ -72,8 +70,8 @@ public final class BatchesCommand implements Callable<Integer>, ReadCommand {
         PrintWriter out = spec.commandLine().getOut();
         Style style = output.style();
         long max = limit == null ? Long.MAX_VALUE : limit;
-        try (LogReader log = LogReader.open(ref.log(), read.maxBatchBytes()); IndexFile index = IndexFile.open(
-                ref.index()); JsonOut json = output.json ? JsonOut.to(out) : null) {
+        try (SegmentReader log = SegmentReader.open(ref.log(), ref.index(), ref.start(), pid, read.maxBatchBytes());
+             JsonOut json = output.json ? JsonOut.to(out) : null) {
             long pos = from == null ? 0 : from;
             if (json != null) {
                 json.g().writeStartObject();
@@ -93,7 +91,7 @@ public final class BatchesCommand implements Callable<Integer>, ReadCommand {
                 table.header(out);
             }
             long entry = 0;
-            long entries = index.entries();
+            long entries = log.entries();
             long count = 0;
             long messages = 0;
             long failed = 0;
@@ -101,28 +99,26 @@ public final class BatchesCommand implements Callable<Integer>, ReadCommand {
             long lastOffset = -1;
             long expected = pos == 0 ? ref.start() : -1;
             String stop = null;
-            LogCursor cursor = log.cursor();
-            cursor.seek(pos);
+            log.seek(pos);
             while (count < max) {
                 Cancelled.check();
-                LogCursor.Batch b = cursor.nextUnverified();
+                SegmentReader.Batch b = log.next();
                 if (b == null) {
                     stop = log.problem();
                     break;
                 }
                 pos = b.position();
                 BatchHeader h = b.header();
-                Defect d = noVerify ? null : cursor.verify(b).defect();
+                Defect d = noVerify ? null : log.verify(b);
                 List<String> notes = new ArrayList<>();
-                while (entry < entries && U64.lt(index.entry(entry).position(), pos)) {
+                while (entry < entries && U64.lt(log.entry(entry).position(), pos)) {
                     entry++;
                 }
-                long indexed = entry < entries && index.entry(entry).position() == pos ? entry : -1;
+                long indexed = entry < entries && log.entry(entry).position() == pos ? entry : -1;
                 if (indexed >= 0) {
-                    IndexEntry e = index.entry(indexed);
-                    notes.add("index entry " + indexed + (e.offset() == h.baseOffset()
-                            && e.timestamp() == h.baseTimestamp() ? "" : " (entry says offset " + U64.str(e.offset())
-                            + ", timestamp " + U64.str(e.timestamp()) + ")"));
+                    // the engine's Matches on the entry that points here: what boot would say of it
+                    IndexMapping m = log.check(log.entry(indexed), false);
+                    notes.add("index entry " + indexed + (m.matches() ? "" : " (" + m.mismatch() + ")"));
                 }
                 if (pid >= 0 && h.partitionId() != pid) {
                     notes.add("partition_id " + U64.str(h.partitionId()) + ", not " + pid);
@@ -178,7 +174,7 @@ public final class BatchesCommand implements Callable<Integer>, ReadCommand {
                 }
                 count++;
             }
-            pos = cursor.position();
+            pos = log.position();
             long notWalked = U64.subSat(log.length(), pos);
             boolean limited = stop == null && count >= max && U64.lt(pos, log.length());
             int exit = ExitCode.reading(failed != 0 || stop != null && !limited);

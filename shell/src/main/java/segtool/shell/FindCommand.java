@@ -14,20 +14,18 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.exit.ExitCode;
+import segtool.analyzers.inspect.PartitionFiles;
+import segtool.analyzers.inspect.Seek;
+import segtool.analyzers.inspect.SegmentReader;
 import segtool.formats.index.IndexEntry;
-import segtool.formats.index.IndexFile;
 import segtool.formats.io.U64;
 import segtool.formats.log.BatchHeader;
 import segtool.formats.log.Defect;
-import segtool.formats.log.LogCursor;
 import segtool.formats.naming.PartitionPath;
 import segtool.formats.naming.SegmentFiles;
-import segtool.shell.inspect.LogReader;
-import segtool.shell.inspect.PartitionFiles;
-import segtool.shell.inspect.PartitionRef;
-import segtool.shell.inspect.Seek;
 import segtool.shell.options.Numbers;
 import segtool.shell.options.OutputOptions;
+import segtool.shell.options.PartitionRef;
 import segtool.shell.options.ReadOptions;
 import segtool.shell.render.JsonOut;
 import segtool.shell.render.Style;
@@ -75,7 +73,7 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
 
     /** The answer, or where the search stopped. */
     private record Found(long start, long entry, IndexEntry indexEntry, String note, long position,
-                         BatchHeader header, Defect defect, LogCursor.Frame frame, String problem, long walked) {
+                         BatchHeader header, Defect defect, SegmentReader.Frame frame, String problem, long walked) {
     }
 
     @Override
@@ -120,7 +118,7 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
                     ? 0 : found.indexEntry().position()));
         }
         if (found.frame() != null) {
-            LogCursor.Frame f = found.frame();
+            SegmentReader.Frame f = found.frame();
             out.println("  message " + f.index() + " of the batch: frame at byte " + U64.str(f.position()) + ", id "
                     + f.header().id() + ", payload " + f.header().payloadLength() + " bytes");
             out.println("  show it: segtool messages " + SegmentFiles.log(ref.directory(), found.start()) + " --offset "
@@ -144,17 +142,16 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
             return null;
         }
         long pid = partition.partitionId();
-        try (LogReader log = LogReader.open(SegmentFiles.log(partition.directory(), start), read.maxBatchBytes());
-             IndexFile index = IndexFile.open(SegmentFiles.index(partition.directory(), start))) {
-            Seek.Start s = Seek.byOffset(index, log, pid, offset);
-            LogCursor cursor = log.cursor();
-            cursor.seek(s.position());
+        try (SegmentReader log = SegmentReader.open(SegmentFiles.log(partition.directory(), start),
+                SegmentFiles.index(partition.directory(), start), start, pid, read.maxBatchBytes())) {
+            Seek.Start s = Seek.byOffset(log, offset);
+            log.seek(s.position());
             long walked = 0;
             while (true) {
                 Cancelled.check();
-                LogCursor.Batch b = cursor.nextUnverified();
+                SegmentReader.Batch b = log.next();
                 if (b == null) {
-                    long pos = cursor.position();
+                    long pos = log.position();
                     String why = U64.ge(pos, log.length()) ? "offset " + U64.str(offset) + " is past the end of "
                             + "segment " + U64.str(start) + " (its log ends at byte " + U64.str(log.length()) + ")"
                             : "the walk stopped at byte " + U64.str(pos) + " before reaching it: " + log.problem();
@@ -163,25 +160,28 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
                 walked++;
                 BatchHeader h = b.header();
                 if (h.messageCount() > 0 && U64.ge(h.endOffset(), offset)) {
-                    Defect d = cursor.verify(b).defect();
+                    Defect d = log.verify(b);
                     if (U64.gt(h.baseOffset(), offset)) {
                         return new Found(start, s.entry(), s.indexEntry(), s.note(), b.position(), h, d, null,
                                 "offset " + U64.str(offset) + " is not in this segment: the batch at its place "
                                 + "starts at " + U64.str(h.baseOffset()) + " (a gap)", walked);
                     }
-                    LogCursor.Frame[] frame = new LogCursor.Frame[1];
+                    SegmentReader.Frame[] frame = new SegmentReader.Frame[1];
                     long target = offset - h.baseOffset();
-                    Defect problem = cursor.frames(b, f -> {
+                    Defect problem = log.frames(b, f -> {
                         Cancelled.check();
-                        if (f.index() == target) {
+                        // F 2.2: a message's offset is base_offset + offset_delta, as messages names it; the
+                        // frame's index in the batch is only what the reference encoders make it
+                        if (U64.addSat(h.baseOffset(), f.header().offsetDelta()) == offset) {
                             frame[0] = f;
                             return false;
                         }
                         return true;
                     });
                     return new Found(start, s.entry(), s.indexEntry(), s.note(), b.position(), h, d, frame[0],
-                            frame[0] == null ? "message " + target + " of the batch is not readable: "
-                            + LogReader.describe(problem) : null, walked);
+                            frame[0] != null ? null : problem != null ? "message " + target + " of the batch is "
+                            + "not readable: " + SegmentReader.describe(problem) : "no message of the batch has offset "
+                            + U64.str(offset) + " (base_offset + offset_delta, F 2.2)", walked);
                 }
             }
         }
@@ -191,19 +191,18 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
         long pid = partition.partitionId();
         List<String> notes = new ArrayList<>();
         for (long start : starts) {
-            try (LogReader log = LogReader.open(SegmentFiles.log(partition.directory(), start), read.maxBatchBytes());
-                 IndexFile index = IndexFile.open(SegmentFiles.index(partition.directory(), start))) {
-                Seek.Start s = Seek.byTimestamp(index, log, pid, timestamp);
-                LogCursor cursor = log.cursor();
-                cursor.seek(s.position());
+            try (SegmentReader log = SegmentReader.open(SegmentFiles.log(partition.directory(), start),
+                    SegmentFiles.index(partition.directory(), start), start, pid, read.maxBatchBytes())) {
+                Seek.Start s = Seek.byTimestamp(log, timestamp);
+                log.seek(s.position());
                 long walked = 0;
                 while (true) {
                     Cancelled.check();
-                    LogCursor.Batch b = cursor.nextUnverified();
+                    SegmentReader.Batch b = log.next();
                     if (b == null) {
                         if (log.problem() != null) {
                             notes.add("segment " + U64.str(start) + ": walk stopped at byte "
-                                    + U64.str(cursor.position()) + ": " + log.problem());
+                                    + U64.str(log.position()) + ": " + log.problem());
                         }
                         break;
                     }
@@ -214,7 +213,7 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
                             notes.add(s.note());
                         }
                         return new Found(start, s.entry(), s.indexEntry(), notes.isEmpty() ? null
-                                : String.join("; ", notes), b.position(), h, cursor.verify(b).defect(), null, null,
+                                : String.join("; ", notes), b.position(), h, log.verify(b), null, null,
                                 walked);
                     }
                 }

@@ -14,18 +14,16 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.inspect.SegmentReader;
 import segtool.formats.index.IndexEntry;
-import segtool.formats.index.IndexFile;
 import segtool.formats.io.U64;
 import segtool.formats.log.BatchHeader;
 import segtool.formats.log.Defect;
 import segtool.formats.log.FrameHeader;
-import segtool.formats.log.LogCursor;
-import segtool.shell.inspect.LogReader;
-import segtool.shell.inspect.SegmentRef;
 import segtool.shell.options.Numbers;
 import segtool.shell.options.OutputOptions;
 import segtool.shell.options.ReadOptions;
+import segtool.shell.options.SegmentRef;
 import segtool.shell.render.JsonOut;
 import segtool.shell.render.Style;
 import segtool.shell.render.Times;
@@ -74,15 +72,15 @@ public final class HexdumpCommand implements Callable<Integer>, PlainCommand {
         SegmentRef ref = SegmentRef.resolve(spec, segment, read.partitionId);
         PrintWriter out = spec.commandLine().getOut();
         Style style = output.style();
-        try (LogReader log = LogReader.open(ref.log(), read.maxBatchBytes());
-             IndexFile index = IndexFile.open(ref.index())) {
+        try (SegmentReader log = SegmentReader.open(ref.log(), ref.index(), ref.start(),
+                ref.partition().partitionId(), read.maxBatchBytes())) {
             if (U64.ge(position, log.length())) {
                 throw new CommandLine.ParameterException(spec.commandLine(), ref.log() + ": position "
                         + U64.str(position) + " is at or past the end of the log (" + log.length() + " bytes)");
             }
             long end = U64.min(U64.addSat(position, length), log.length());
             TreeMap<Long, String> notes = new TreeMap<>();
-            String context = annotate(log, index, position, end, notes);
+            String context = annotate(log, position, end, notes);
             if (output.json) {
                 if (end - position > MAX_JSON_BYTES) {
                     throw new CommandLine.ParameterException(spec.commandLine(), "--json dumps at most "
@@ -135,14 +133,14 @@ public final class HexdumpCommand implements Callable<Integer>, PlainCommand {
      * entry at or below {@code from} (or from byte 0), then annotates every record overlapping the range. Returns a
      * sentence about where the boundaries came from, or about the break in the chain.
      */
-    private static String annotate(LogReader log, IndexFile index, long from, long to, Map<Long, String> notes)
+    private static String annotate(SegmentReader log, long from, long to, Map<Long, String> notes)
             throws IOException {
         long pos = 0;
         String origin = "boundaries walked from byte 0";
         long best = -1;
         long bestPos = 0;
-        for (long i = 0; i < index.entries(); i++) {
-            IndexEntry e = index.entry(i);
+        for (long i = 0; i < log.entries(); i++) {
+            IndexEntry e = log.entry(i);
             if (U64.le(e.position(), from) && U64.gt(e.position(), bestPos)) {
                 best = i;
                 bestPos = e.position();
@@ -152,14 +150,13 @@ public final class HexdumpCommand implements Callable<Integer>, PlainCommand {
             pos = bestPos;
             origin = "boundaries walked from index entry " + best + " (byte " + U64.str(pos) + ")";
         }
-        LogCursor cursor = log.cursor();
-        cursor.seek(pos);
-        while (U64.lt(cursor.position(), to)) {
+        log.seek(pos);
+        while (U64.lt(log.position(), to)) {
             Cancelled.check();
-            LogCursor.Batch b = cursor.nextUnverified();
+            SegmentReader.Batch b = log.next();
             if (b == null) {
-                long at = cursor.position();
-                BatchHeader claimed = cursor.stopHeader();
+                long at = log.position();
+                BatchHeader claimed = log.stopHeader();
                 String problem = log.problem();
                 if (U64.ge(at, from) || claimed != null && U64.gt(U64.addSat(at, claimed.batchLength()), from)) {
                     header(log, at, notes, problem);
@@ -168,13 +165,13 @@ public final class HexdumpCommand implements Callable<Integer>, PlainCommand {
             }
             if (U64.gt(b.end(), from)) {
                 header(log, b.position(), notes, null);
-                frames(cursor, b, from, to, notes);
+                frames(log, b, from, to, notes);
             }
         }
         return origin;
     }
 
-    private static void header(LogReader log, long b, Map<Long, String> notes, String problem) throws IOException {
+    private static void header(SegmentReader log, long b, Map<Long, String> notes, String problem) throws IOException {
         BatchHeader h = log.rawHeader(b);
         if (h == null) {
             notes.put(b, "record at " + U64.str(b) + ": " + problem);
@@ -194,9 +191,9 @@ public final class HexdumpCommand implements Callable<Integer>, PlainCommand {
         notes.put(b + BatchHeader.RESERVED_OFFSET, "reserved[52..256) must be zero");
     }
 
-    private static void frames(LogCursor cursor, LogCursor.Batch b, long from, long to, Map<Long, String> notes)
+    private static void frames(SegmentReader log, SegmentReader.Batch b, long from, long to, Map<Long, String> notes)
             throws IOException {
-        Defect problem = cursor.frames(b, f -> {
+        Defect problem = log.frames(b, f -> {
             Cancelled.check();
             if (U64.ge(f.position(), to)) {
                 return false;
@@ -223,11 +220,11 @@ public final class HexdumpCommand implements Callable<Integer>, PlainCommand {
             return true;
         });
         if (problem != null) {
-            notes.merge(b.position(), "frames: " + LogReader.describe(problem), (x, y) -> x + "; " + y);
+            notes.merge(b.position(), "frames: " + SegmentReader.describe(problem), (x, y) -> x + "; " + y);
         }
     }
 
-    private void json(PrintWriter out, SegmentRef ref, LogReader log, long end, Map<Long, String> notes,
+    private void json(PrintWriter out, SegmentRef ref, SegmentReader log, long end, Map<Long, String> notes,
                       String context) throws IOException {
         try (JsonOut j = JsonOut.to(out)) {
             j.g().writeStartObject();

@@ -10,15 +10,15 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.exit.ExitCode;
+import segtool.analyzers.inspect.IndexMapping;
+import segtool.analyzers.inspect.SegmentReader;
+import segtool.analyzers.recovery.IndexScan;
 import segtool.formats.index.IndexEntry;
-import segtool.formats.index.IndexFile;
 import segtool.formats.io.U64;
-import segtool.shell.inspect.IndexCheck;
-import segtool.shell.inspect.LogReader;
-import segtool.shell.inspect.SegmentRef;
 import segtool.shell.options.Numbers;
 import segtool.shell.options.OutputOptions;
 import segtool.shell.options.ReadOptions;
+import segtool.shell.options.SegmentRef;
 import segtool.shell.render.JsonOut;
 import segtool.shell.render.Style;
 import segtool.shell.render.Table;
@@ -66,15 +66,15 @@ public final class IndexCommand implements Callable<Integer>, ReadCommand {
         long problems = 0;
         long verifiedOk = 0;
         long matched = 0;
-        try (IndexFile index = IndexFile.open(ref.index()); LogReader log = LogReader.open(ref.log(),
-                read.maxBatchBytes()); JsonOut json = output.json ? JsonOut.to(out) : null) {
-            long n = index.entries();
+        try (SegmentReader log = SegmentReader.open(ref.log(), ref.index(), ref.start(), pid, read.maxBatchBytes());
+             JsonOut json = output.json ? JsonOut.to(out) : null) {
+            long n = log.entries();
             if (json != null) {
                 json.g().writeStartObject();
                 json.str("schema", "segtool.index/1").str("index", ref.index().toString())
                         .str("log", ref.log().toString()).u64("start_offset", ref.start())
-                        .u64("index_bytes", index.length()).u64("entries", n)
-                        .u64("trailing_bytes", index.trailingBytes()).u64("log_bytes", log.length());
+                        .u64("index_bytes", log.indexBytes()).u64("entries", n)
+                        .u64("trailing_bytes", log.indexTrailingBytes()).u64("log_bytes", log.length());
                 if (pid >= 0) {
                     json.u64("partition_id", pid);
                 } else {
@@ -82,8 +82,8 @@ public final class IndexCommand implements Callable<Integer>, ReadCommand {
                 }
                 json.g().writeArrayFieldStart("rows");
             } else if (!output.quiet) {
-                out.println(ref.index().getFileName() + ": " + index.length() + " bytes, " + n + " entries"
-                        + (index.trailingBytes() > 0 ? " + " + index.trailingBytes() + " trailing bytes (torn append)"
+                out.println(ref.index().getFileName() + ": " + log.indexBytes() + " bytes, " + n + " entries"
+                        + (log.indexTrailingBytes() > 0 ? " + " + log.indexTrailingBytes() + " trailing bytes (torn append)"
                         : "") + "; log " + log.length() + " bytes" + (pid >= 0 ? "; partition " + pid
                         : "; partition id unknown (pass --partition-id to check it)"));
             }
@@ -94,17 +94,13 @@ public final class IndexCommand implements Callable<Integer>, ReadCommand {
             if (json == null && !output.quiet && n > 0) {
                 table.header(out);
             }
-            IndexEntry prev = null;
+            // the structure rules of the engine's index scan (RECOVERY 4.2): the first entry that breaks them
+            IndexScan scan = log.scanIndex();
             for (long i = 0; i < n; i++) {
                 Cancelled.check();
-                IndexEntry e = index.entry(i);
-                String structure = null;
-                if (i == 0 && (e.offset() != ref.start() || e.position() != 0)) {
-                    structure = "first entry must be (" + U64.str(ref.start()) + ", 0)";
-                } else if (prev != null && (U64.le(e.offset(), prev.offset()) || U64.le(e.position(), prev.position()))) {
-                    structure = "does not advance past entry " + (i - 1);
-                }
-                IndexCheck.Mapping m = IndexCheck.check(log, e, pid, !noVerify);
+                IndexEntry e = log.entry(i);
+                String structure = i == scan.firstBadEntry() ? scan.structuralReason() : null;
+                IndexMapping m = log.check(e, !noVerify);
                 boolean ok = structure == null && m.matches() && (m.defect() == null);
                 if (!ok) {
                     problems++;
@@ -135,9 +131,8 @@ public final class IndexCommand implements Callable<Integer>, ReadCommand {
                                 U64.str(e.position()), ok ? verdict : style.paint(Style.Paint.RED, verdict));
                     }
                 }
-                prev = e;
             }
-            int exit = ExitCode.reading(problems != 0 || index.trailingBytes() != 0);
+            int exit = ExitCode.reading(problems != 0 || log.indexTrailingBytes() != 0);
             String summary = n + " entries: " + matched + " match their batch header" + (noVerify ? ""
                     : ", " + verifiedOk + " of those verify") + "; " + problems + " with a problem"
                     + (shown < n ? " (showing " + shown + ")" : "");

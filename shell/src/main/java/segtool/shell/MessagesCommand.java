@@ -17,27 +17,25 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.exit.ExitCode;
+import segtool.analyzers.inspect.PartitionFiles;
+import segtool.analyzers.inspect.Seek;
+import segtool.analyzers.inspect.SegmentReader;
 import segtool.analyzers.report.ScanJson;
-import segtool.formats.index.IndexFile;
 import segtool.formats.io.U64;
 import segtool.formats.log.BatchHeader;
 import segtool.formats.log.Defect;
 import segtool.formats.log.FrameHeader;
-import segtool.formats.log.LogCursor;
 import segtool.formats.log.MessageView;
 import segtool.formats.naming.PartitionPath;
 import segtool.formats.naming.SegmentFiles;
 import segtool.formats.payload.HeaderKind;
 import segtool.formats.payload.Payloads;
 import segtool.formats.payload.UserHeaders;
-import segtool.shell.inspect.LogReader;
-import segtool.shell.inspect.PartitionFiles;
-import segtool.shell.inspect.PartitionRef;
-import segtool.shell.inspect.Seek;
-import segtool.shell.inspect.SegmentRef;
 import segtool.shell.options.Numbers;
 import segtool.shell.options.OutputOptions;
+import segtool.shell.options.PartitionRef;
 import segtool.shell.options.ReadOptions;
+import segtool.shell.options.SegmentRef;
 import segtool.shell.render.Bytes;
 import segtool.shell.render.JsonOut;
 import segtool.shell.render.Style;
@@ -62,7 +60,7 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
      * Each section of a message is copied up to this many bytes: a whole LZ4 payload up to this size can be decoded,
      * and --max-bytes is capped at it.
      */
-    private static final int COPY_CAP = LogReader.WINDOW;
+    private static final int COPY_CAP = SegmentReader.WINDOW;
     /** User headers larger than this are not decoded for display. */
     private static final int MAX_HEADER_BYTES = 64 * 1024;
     /** Display cap for decompressed payloads; the example consumer's own cap is 64,000,000 bytes. */
@@ -189,24 +187,23 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
         private void segment(PartitionPath partition, long start) throws IOException {
             Path logPath = SegmentFiles.log(partition.directory(), start);
             long pid = partition.partitionId();
-            try (LogReader log = LogReader.open(logPath, read.maxBatchBytes());
-                 IndexFile index = IndexFile.open(SegmentFiles.index(partition.directory(), start))) {
+            try (SegmentReader log = SegmentReader.open(logPath, SegmentFiles.index(partition.directory(), start),
+                    start, pid, read.maxBatchBytes())) {
                 long pos = 0;
                 if (offset != null && U64.gt(offset, start)) {
-                    Seek.Start s = Seek.byOffset(index, log, pid, offset);
+                    Seek.Start s = Seek.byOffset(log, offset);
                     pos = s.position();
                     if (s.note() != null && !output.quiet && json == null) {
                         out.println(style.paint(Style.Paint.DIM, SegmentFiles.stem(start) + ": " + s.note()));
                     }
                 }
-                LogCursor cursor = log.cursor();
-                cursor.seek(pos);
+                log.seek(pos);
                 while (shown < limit) {
                     Cancelled.check();
-                    LogCursor.Batch b = cursor.nextUnverified();
+                    SegmentReader.Batch b = log.next();
                     if (b == null) {
                         if (log.problem() != null) {
-                            stop = logPath.getFileName() + " @ " + U64.str(cursor.position()) + ": " + log.problem();
+                            stop = logPath.getFileName() + " @ " + U64.str(log.position()) + ": " + log.problem();
                         }
                         return;
                     }
@@ -214,13 +211,13 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                     if (h.messageCount() == 0 || (offset != null && U64.lt(h.endOffset(), offset))) {
                         continue;
                     }
-                    Defect d = cursor.verify(b).defect();
+                    Defect d = log.verify(b);
                     long frameLimit = d == null ? Long.MAX_VALUE : d.index();
                     boolean frameDefect = d != null && d.code().name().startsWith("FRAME_")
                             || d != null && d.code() == Defect.Code.MESSAGE_CHECKSUM_MISMATCH;
                     Defect walk;
                     try {
-                        walk = cursor.messages(b, COPY_CAP, m -> {
+                        walk = log.messages(b, COPY_CAP, m -> {
                             Cancelled.check();
                             if (frameDefect && m.index() >= frameLimit) {
                                 return false;
@@ -245,7 +242,7 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                         return;
                     }
                     if (walk != null && shown < limit) {
-                        stop = logPath.getFileName() + " @ " + U64.str(b.position()) + ": " + LogReader.describe(walk);
+                        stop = logPath.getFileName() + " @ " + U64.str(b.position()) + ": " + SegmentReader.describe(walk);
                         return;
                     }
                 }
@@ -253,7 +250,7 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
         }
 
         /** Prints one message; an output failure surfaces as {@link UncheckedIOException} (it runs inside the walk). */
-        private void show(LogCursor.Batch b, MessageView m, long o, Defect d) {
+        private void show(SegmentReader.Batch b, MessageView m, long o, Defect d) {
             BatchHeader h = b.header();
             Payload p = Payload.of(m, maxBytes);
             String check = d == null ? "ok" : d.code() == Defect.Code.BATCH_CHECKSUM_MISMATCH
@@ -386,7 +383,7 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
             return "    " + s.replace("\n", "\n    ");
         }
 
-        private void json(LogCursor.Batch b, MessageView m, long o, Payload p, String check) throws IOException {
+        private void json(SegmentReader.Batch b, MessageView m, long o, Payload p, String check) throws IOException {
             BatchHeader h = b.header();
             FrameHeader f = m.frame();
             json.g().writeStartObject();

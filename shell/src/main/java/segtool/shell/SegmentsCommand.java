@@ -4,11 +4,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -16,18 +16,17 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.exit.ExitCode;
+import segtool.analyzers.inspect.HeaderWalk;
+import segtool.analyzers.inspect.PartitionFiles;
+import segtool.analyzers.inspect.SegmentReader;
+import segtool.analyzers.recovery.Sweep;
 import segtool.analyzers.layout.Targets;
 import segtool.formats.anchor.AnchorRecord;
 import segtool.formats.index.IndexEntry;
-import segtool.formats.index.IndexFile;
 import segtool.formats.io.U64;
 import segtool.formats.naming.PartitionPath;
 import segtool.formats.naming.SegmentFiles;
 import segtool.formats.offsets.ConsumerOffset;
-import segtool.shell.inspect.HeaderWalk;
-import segtool.shell.inspect.IndexCheck;
-import segtool.shell.inspect.LogReader;
-import segtool.shell.inspect.PartitionFiles;
 import segtool.shell.options.OutputOptions;
 import segtool.shell.options.ReadOptions;
 import segtool.shell.render.JsonOut;
@@ -124,14 +123,14 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
                 notes.add("non-canonical .log name: the server reads " + logPath.getFileName()
                         + ", which does not exist");
             }
-            try (LogReader log = LogReader.open(logPath, read.maxBatchBytes());
-                 IndexFile index = IndexFile.open(SegmentFiles.index(dir, start))) {
-                long n = index.entries();
-                IndexEntry first = n > 0 ? index.entry(0) : null;
-                IndexEntry last = n > 0 ? index.entry(n - 1) : null;
+            try (SegmentReader log = SegmentReader.open(logPath, SegmentFiles.index(dir, start), start,
+                    p.partitionId(), read.maxBatchBytes())) {
+                long n = log.entries();
+                IndexEntry first = n > 0 ? log.entry(0) : null;
+                IndexEntry last = n > 0 ? log.entry(n - 1) : null;
                 long from = 0;
                 String walkedFrom = "byte 0";
-                if (last != null && IndexCheck.check(log, last, p.partitionId(), false).matches()) {
+                if (last != null && log.check(last, false).matches()) {
                     from = last.position();
                     walkedFrom = "last index entry";
                 } else if (last != null) {
@@ -142,8 +141,8 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
                     notes.add("headers stop at " + U64.str(tail.to()) + " of " + U64.str(log.length()) + ": "
                             + tail.stop());
                 }
-                if (index.trailingBytes() > 0) {
-                    notes.add("index has " + index.trailingBytes() + " trailing bytes (torn entry)");
+                if (log.indexTrailingBytes() > 0) {
+                    notes.add("index has " + log.indexTrailingBytes() + " trailing bytes (torn entry)");
                 }
                 if (first != null && (first.offset() != start || first.position() != 0)) {
                     notes.add("first index entry is not (" + U64.str(start) + ", 0)");
@@ -151,7 +150,7 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
                 if (n == 0 && log.length() > 0) {
                     notes.add("no index entries");
                 }
-                rows.add(new Row(start, logPath.getFileName().toString(), canonical, log.length(), index.length(), n,
+                rows.add(new Row(start, logPath.getFileName().toString(), canonical, log.length(), log.indexBytes(), n,
                         first, last, tail, walkedFrom, notes));
             }
         }
@@ -162,7 +161,7 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
             if (end == -1) {
                 a.notes().add("holds no messages but is not the last segment");
             } else if (end != U64.MAX && end + 1 != b.start()) {
-                boolean anchored = anchorAdmits(p.directory(), a.start(), end, b.start());
+                boolean anchored = PartitionFiles.anchorAdmits(p.directory(), a.start(), end, b.start());
                 a.notes().add((U64.lt(end, b.start()) ? "gap" : "overlap") + ": ends at " + U64.str(end)
                         + ", next starts at " + U64.str(b.start()) + (anchored ? " (admitted by an anchor)"
                         : " (headers only; see explain)"));
@@ -171,52 +170,47 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
         return rows;
     }
 
-    private static boolean anchorAdmits(Path dir, long sealedStart, long sealedEnd, long planted) {
-        try {
-            Path a = SegmentFiles.anchor(dir, planted);
-            if (!Files.isRegularFile(a) || Files.size(a) != AnchorRecord.LENGTH) {
-                return false;
-            }
-            AnchorRecord r = AnchorRecord.decode(Files.readAllBytes(a));
-            return r != null && r.plantedStart() == planted && r.sealedStart() == sealedStart
-                    && r.sealedEnd() == sealedEnd;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    /** Every file in the partition directory that is not a segment's .log/.index, with what recovery does to it. */
+    /**
+     * Every entry of the partition directory that is not a segment's .log/.index, with what recovery does to it: the
+     * engine's sweep classifies each one (RECOVERY 3), so a symbolic link is what it is, not what it points to.
+     */
     private static List<String> others(Path dir, List<Row> rows) throws IOException {
-        Set<String> logStems = new HashSet<>();
-        for (Path p : PartitionFiles.list(dir)) {
-            String name = p.getFileName().toString();
-            if (SegmentFiles.extensionOf(name).equals("log")) {
-                logStems.add(SegmentFiles.stemOf(name));
-            }
-        }
         List<String> out = new ArrayList<>();
-        for (Path p : PartitionFiles.list(dir)) {
+        for (Sweep.Entry e : PartitionFiles.classified(dir)) {
+            Path p = e.path();
             String name = p.getFileName().toString();
-            String ext = SegmentFiles.extensionOf(name);
-            String stem = SegmentFiles.stemOf(name);
-            if (Files.isDirectory(p)) {
-                out.add(name + "/" + (name.equals("offsets") ? " " + offsets(p) : " (ignored by recovery)"));
-            } else if (name.endsWith(SegmentFiles.STAGING)) {
-                out.add(name + " (" + Files.size(p) + " bytes): scratch, deleted at boot");
-            } else if (ext.equals("log")) {
-                if (!SegmentFiles.isCanonical(stem)) {
-                    out.add(name + ": non-canonical segment name (the server reads the 20-digit name)");
-                }
-            } else if (ext.equals("index") && logStems.contains(stem)) {
-                continue;
-            } else if (ext.equals("index") || ext.equals("anchor")) {
-                if (!logStems.contains(stem)) {
-                    out.add(name + " (" + Files.size(p) + " bytes): orphan (no " + stem + ".log), deleted at boot");
-                } else {
-                    out.add(name + ": " + anchor(p));
-                }
-            } else {
-                out.add(name + " (" + Files.size(p) + " bytes): ignored by segment recovery");
+            boolean link = Files.isSymbolicLink(p);
+            boolean directory = !link && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS);
+            String what = link ? "symbolic link" : size(p) + " bytes";
+            switch (e.kind()) {
+                case STAGING:
+                    out.add(e.deleted() ? name + " (" + what + "): scratch, deleted at boot"
+                            : name + "/ (a directory: boot cannot delete it and goes on)");
+                    break;
+                case SEGMENT_LOG:
+                    if (!SegmentFiles.isCanonical(SegmentFiles.stemOf(name))) {
+                        out.add(name + ": non-canonical segment name (the server reads the 20-digit name)");
+                    }
+                    break;
+                case UNNAMED_LOG:
+                    out.add(name + " (" + what + "): log name is not a start offset; ignored by segment recovery");
+                    break;
+                case COMPANION:
+                    if (SegmentFiles.extensionOf(name).equals("anchor")) {
+                        out.add(name + ": " + anchor(p));
+                    }
+                    break;
+                case ORPHAN:
+                    out.add(e.deleted() ? name + " (" + what + "): orphan (no " + SegmentFiles.stemOf(name)
+                            + ".log), deleted at boot" : name + "/ (a directory: boot cannot delete it and goes on)");
+                    break;
+                default:
+                    if (directory) {
+                        out.add(name + "/" + (name.equals("offsets") ? " " + offsets(p) : " (ignored by recovery)"));
+                    } else {
+                        out.add(name + " (" + what + "): ignored by segment recovery");
+                    }
+                    break;
             }
         }
         Path parent = dir.toAbsolutePath().getParent();
@@ -231,6 +225,11 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
             }
         }
         return out;
+    }
+
+    /** The entry's own size, a link's not followed. */
+    private static long size(Path p) throws IOException {
+        return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).size();
     }
 
     private static String anchor(Path p) throws IOException {

@@ -13,14 +13,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.exit.ExitCode;
+import segtool.analyzers.inspect.HeaderWalk;
+import segtool.analyzers.inspect.PartitionFiles;
+import segtool.analyzers.inspect.SegmentReader;
 import segtool.analyzers.layout.Targets;
-import segtool.formats.index.IndexFile;
 import segtool.formats.io.U64;
 import segtool.formats.naming.PartitionPath;
 import segtool.formats.naming.SegmentFiles;
-import segtool.shell.inspect.HeaderWalk;
-import segtool.shell.inspect.LogReader;
-import segtool.shell.inspect.PartitionFiles;
 import segtool.shell.options.OutputOptions;
 import segtool.shell.options.ReadOptions;
 import segtool.shell.render.Bytes;
@@ -168,11 +167,12 @@ public final class StatsCommand implements Callable<Integer>, ReadCommand {
     private Counts segment(Path dir, long start) throws IOException {
         Counts c = new Counts();
         c.segments = 1;
-        try (LogReader log = LogReader.open(SegmentFiles.log(dir, start), read.maxBatchBytes());
-             IndexFile index = IndexFile.open(SegmentFiles.index(dir, start))) {
+        try (SegmentReader log = SegmentReader.open(SegmentFiles.log(dir, start), SegmentFiles.index(dir, start),
+                start, read.partitionId != null ? read.partitionId : PartitionPath.of(dir).partitionId(),
+                read.maxBatchBytes())) {
             c.logBytes = log.length();
-            c.indexBytes = index.length();
-            c.entries = index.entries();
+            c.indexBytes = log.indexBytes();
+            c.entries = log.entries();
             HeaderWalk.Summary w = HeaderWalk.walk(log, 0);
             c.batches = w.batches();
             c.empty = w.emptyBatches();

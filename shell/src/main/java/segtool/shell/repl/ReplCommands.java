@@ -11,12 +11,12 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.shell.jline3.PicocliCommands;
+import segtool.analyzers.inspect.PartitionFiles;
 import segtool.analyzers.layout.Targets;
 import segtool.formats.io.U64;
 import segtool.shell.ExitCodes;
 import segtool.shell.ShellSession;
 import segtool.shell.Version;
-import segtool.shell.inspect.PartitionFiles;
 import segtool.shell.render.Bytes;
 
 /** The commands only the shell has: open, close, clear, exit/quit. */

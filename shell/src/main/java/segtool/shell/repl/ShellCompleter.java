@@ -17,12 +17,12 @@ import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
+import segtool.analyzers.inspect.PartitionFiles;
+import segtool.analyzers.inspect.SegmentReader;
 import segtool.formats.index.IndexEntry;
-import segtool.formats.index.IndexFile;
 import segtool.formats.naming.PartitionPath;
 import segtool.formats.naming.SegmentFiles;
 import segtool.shell.ShellSession;
-import segtool.shell.inspect.PartitionFiles;
 
 /**
  * Tab completion driven by the picocli model: command names, option names (with their descriptions), option
@@ -229,10 +229,8 @@ public final class ShellCompleter implements Completer {
         }
         try {
             for (long s : PartitionFiles.starts(dir)) {
-                try (IndexFile index = IndexFile.open(SegmentFiles.index(dir, s))) {
-                    for (long i = 0; i < index.entries() && out.size() < MAX_NUMBERS; i++) {
-                        out.add(Long.toUnsignedString(index.entry(i).offset()));
-                    }
+                for (IndexEntry e : SegmentReader.indexEntries(SegmentFiles.index(dir, s), MAX_NUMBERS - out.size())) {
+                    out.add(Long.toUnsignedString(e.offset()));
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -254,9 +252,8 @@ public final class ShellCompleter implements Completer {
             String name = p.getFileName() == null ? "" : p.getFileName().toString();
             index = p.resolveSibling(SegmentFiles.stemOf(name) + SegmentFiles.INDEX);
         }
-        try (IndexFile f = IndexFile.open(index)) {
-            for (long i = 0; i < f.entries() && out.size() < MAX_NUMBERS; i++) {
-                IndexEntry e = f.entry(i);
+        try {
+            for (IndexEntry e : SegmentReader.indexEntries(index, MAX_NUMBERS)) {
                 out.add(Long.toUnsignedString(e.position()));
             }
         } catch (IOException | RuntimeException e) {

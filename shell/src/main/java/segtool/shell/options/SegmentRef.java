@@ -1,4 +1,4 @@
-package segtool.shell.inspect;
+package segtool.shell.options;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.StringJoiner;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.inspect.PartitionFiles;
 import segtool.analyzers.layout.Targets;
 import segtool.formats.io.U64;
 import segtool.formats.naming.PartitionPath;

@@ -1,4 +1,4 @@
-package segtool.shell.inspect;
+package segtool.shell.options;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,14 +1,12 @@
-package segtool.shell.inspect;
+package segtool.analyzers.inspect;
 
 import java.io.IOException;
 import segtool.formats.log.BatchHeader;
-import segtool.formats.log.LogCursor;
-import segtool.shell.Cancelled;
 
 /**
- * A walk over batch headers only (no checksums): the log's cursor, unverified, from a position to the end of the log
- * or to the first header that does not decode or does not fit, counting as it goes. Cheap enough for listings and
- * statistics; it proves nothing about checksums, and its users say so.
+ * A walk over batch headers only (no checksums): from a position to the end of the log or to the first header that
+ * does not decode or does not fit, counting as it goes. Cheap enough for listings and statistics; it proves nothing
+ * about checksums, and its users say so.
  */
 public final class HeaderWalk {
     private HeaderWalk() {
@@ -23,7 +21,7 @@ public final class HeaderWalk {
         }
     }
 
-    public static Summary walk(LogReader log, long from) throws IOException {
+    public static Summary walk(SegmentReader log, long from) throws IOException {
         long batches = 0;
         long empty = 0;
         long messages = 0;
@@ -34,13 +32,12 @@ public final class HeaderWalk {
         long minTs = -1;
         long maxTs = -1;
         long maxLen = 0;
-        LogCursor cursor = log.cursor();
-        cursor.seek(from);
+        log.seek(from);
         while (true) {
             if ((batches & 255) == 0) {
-                Cancelled.check();
+                Cancel.check();
             }
-            LogCursor.Batch b = cursor.nextUnverified();
+            SegmentReader.Batch b = log.next();
             if (b == null) {
                 break;
             }
@@ -61,9 +58,7 @@ public final class HeaderWalk {
                 maxTs = Math.max(maxTs, h.baseTimestamp());
             }
         }
-        long pos = cursor.position();
-        String stop = log.problem();
-        return new Summary(from, pos, batches, empty, messages, first, last, firstTs, lastTs, minTs, maxTs, maxLen,
-                stop);
+        return new Summary(from, log.position(), batches, empty, messages, first, last, firstTs, lastTs, minTs, maxTs,
+                maxLen, log.problem());
     }
 }
