@@ -2,6 +2,7 @@ package segtool.analyzers.recovery;
 
 import java.util.ArrayList;
 import java.util.List;
+import segtool.analyzers.exit.ExitCode;
 import segtool.formats.naming.PartitionPath;
 
 /**
@@ -80,15 +81,8 @@ public final class PartitionReport {
         return false;
     }
 
-    /** Exit-code class: 0 clean, 1 recovery would change files, 2 refused, 3 I/O error. */
+    /** Exit-code class: 0 clean, 1 recovery would change files, 2 refused, 3 I/O error ({@link ExitCode#of}). */
     public int severity() {
-        switch (outcome) {
-            case IO_ERROR:
-                return 3;
-            case REFUSED:
-                return 2;
-            default:
-                return changesFiles() ? 1 : 0;
-        }
+        return ExitCode.of(this);
     }
 }
