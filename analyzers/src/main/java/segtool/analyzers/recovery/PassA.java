@@ -160,7 +160,8 @@ final class PassA {
     /** RECOVERY 9, item 2: the checkpointed segment is rebuilt from its first {@code Lc} bytes. */
     void judgeCheckpointSegment(SegmentReport seg, Checkpoint cp) throws IOException, Refusal.Raised {
         seg.step = DecisionStep.CHECKPOINT;
-        stat(seg);
+        // 9.2: the log's length alone decides the first refusal; the index is ignored by this pass
+        seg.logLength = length(seg.log);
         long raw = seg.logLength;
         if (U64.lt(raw, cp.length())) {
             throw new Refusal.Raised(new Refusal.StorageSizeMismatch(seg.start, raw, cp.length()));
@@ -179,6 +180,14 @@ final class PassA {
                 seg.size = 0;
                 seg.indexSize = 0;
             }
+        }
+        // the index's length, for the plan and the status only: pass C renames the rebuilt index over it without
+        // a stat, or (Lc = 0) truncates it, and that truncation's stat is where an unreadable index fails the boot
+        try {
+            seg.indexLength = length(seg.index);
+            seg.entries = seg.indexLength / IndexEntry.LENGTH;
+        } catch (IoFailure.Raised unreadable) {
+            seg.indexUnreadable = unreadable.failure();
         }
     }
 

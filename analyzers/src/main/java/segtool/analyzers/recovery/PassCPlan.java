@@ -21,7 +21,7 @@ import segtool.formats.naming.SegmentFiles;
 final class PassCPlan {
     private final Path dir;
     private final Set<Path> plannedFences = new HashSet<>();
-    private String failure;
+    private IoFailure failure;
     private SegmentReport failedSegment;
 
     PassCPlan(Path dir) {
@@ -34,7 +34,7 @@ final class PassCPlan {
     }
 
     /** The transient failure pass C would meet, or null. */
-    String failure() {
+    IoFailure failure() {
         return failure;
     }
 
@@ -47,11 +47,11 @@ final class PassCPlan {
             Path fence = nextFence();
             if (fence == null && failure == null) {
                 failedSegment = seg;
-                failure = SegmentFiles.fence(dir, 0) + " .. "
+                failure = new IoFailure(SegmentFiles.fence(dir, 0), IoFailure.CREATE,
+                        IoFailure.kindOf(IoFailure.CREATE), "all " + RecoveryEngine.FENCED_DIR_PROBE_LIMIT
+                        + " fence directory names are taken (" + SegmentFiles.fence(dir, 0).getFileName() + " .. "
                         + SegmentFiles.fence(dir, RecoveryEngine.FENCED_DIR_PROBE_LIMIT - 1).getFileName()
-                        + ": all " + RecoveryEngine.FENCED_DIR_PROBE_LIMIT + " fence directory names are taken;"
-                        + " pass C cannot fence segment " + U64.str(seg.start)
-                        + " (cannot write to file: the boot fails)";
+                        + "); pass C cannot fence segment " + U64.str(seg.start) + " and the boot fails");
             }
             seg.operations.add(new PlannedOp.Fence(seg.log, seg.start, fence, logNow, indexNow));
             logNow = 0;
@@ -66,6 +66,12 @@ final class PassCPlan {
                     SegmentFiles.indexStaging(dir, seg.start), seg.rebuiltEntries, indexNow));
             rebuiltVsDisk = compare(seg.index, indexNow, seg.rebuiltEntries);
             seg.indexUnchanged = rebuiltVsDisk == IndexContent.SAME;
+        } else if (seg.indexUnreadable != null) {
+            // 6.2 Truncate stats the file first: that stat fails, and so does the boot (7.3)
+            if (failure == null) {
+                failedSegment = seg;
+                failure = seg.indexUnreadable;
+            }
         } else if (indexNow != seg.indexSize) {
             seg.operations.add(new PlannedOp.TruncateIndex(seg.index, seg.start, indexNow, seg.indexSize));
             floored = seg.result == SegmentReport.Result.KEEP;

@@ -118,7 +118,7 @@ public final class RecoveryEngine {
         ChainGuard.run(report, dir, sweep);                                               // pass B (5)
         if (passC.failure() != null) {
             passC.failedSegment().status = SegmentReport.Status.IO_ERROR;
-            throw IoFailure.raise(SegmentFiles.fence(dir, 0), IoFailure.CREATE, passC.failure());
+            throw new IoFailure.Raised(passC.failure(), null);
         }
     }
 

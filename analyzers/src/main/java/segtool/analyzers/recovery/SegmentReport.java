@@ -56,6 +56,11 @@ public final class SegmentReport {
     public boolean recoveredEmpty;
     public List<IndexEntry> rebuiltEntries;
     public final List<PlannedOp> operations = new ArrayList<>();
+    /**
+     * The checkpointed segment only (RECOVERY 9): why its index could not be stat'ed. Pass A ignores that index, so
+     * this is not the verdict; pass C fails on it only if it must truncate it ({@code Lc = 0}).
+     */
+    public IoFailure indexUnreadable;
     /** True when the planned index install writes exactly the bytes already in {@code <S>.index} (RECOVERY 7.2). */
     public boolean indexUnchanged;
     /** Regions of the log boot accepts without re-reading them (RECOVERY 11.1). */

@@ -29,7 +29,7 @@ import segtool.formats.naming.PartitionPath;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DifferentialTest {
-    private static final int CASES = Integer.getInteger("segtool.diff.cases", 1500);
+    private static final int CASES = Integer.getInteger("segtool.diff.cases", 1200);
     private static final long SEED = Long.getLong("segtool.diff.seed", 20_261_201L);
     private static final int U64_CASES = Integer.getInteger("segtool.diff.u64cases", Math.max(1, CASES / 5));
     private static final int REPORT_AT_MOST = 15;

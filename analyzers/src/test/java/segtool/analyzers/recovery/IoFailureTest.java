@@ -105,4 +105,38 @@ class IoFailureTest {
         assertFailure(r, anchor, IoFailure.READ, "cannot read file");
         assertEquals(List.of(Status.CLEAN, Status.IO_ERROR), statuses(r));
     }
+
+    /**
+     * RECOVERY 9.2: the checkpointed segment's index is ignored by pass A, so an unreadable one neither pre-empts the
+     * section 9 refusals nor fails a boot whose pass C renames the rebuilt index over it; only the truncation that
+     * Lc = 0 asks for stats it, and fails (found by the differential test's long mode, seed 20269268).
+     */
+    @ParameterizedTest(name = "enforce_fsync={0}")
+    @ValueSource(booleans = {false, true})
+    void checkpointedSegmentsIndexIsASymlinkLoop_onlyPassCsTruncationFails(boolean durable) throws Exception {
+        Fixture f = new Fixture(root, 1).log(0, Vectors.abc());
+        Path index = SegmentFiles.index(f.dir, 0);
+        loop(index);
+        RecoveryOptions o = RecoveryOptions.defaults().withThreads(1);
+
+        PartitionReport shortLog = new RecoveryEngine(o.withCheckpoint(new Checkpoint(0, 2000, 5))).judge(f.partition,
+                durable);
+        assertEquals(Outcome.REFUSED, shortLog.outcome, () -> String.valueOf(shortLog.ioError));
+        assertEquals(Refusal.Variant.StorageSizeMismatch, shortLog.refusal.variant());
+
+        PartitionReport midRecord = new RecoveryEngine(o.withCheckpoint(new Checkpoint(0, 900, 5)))
+                .judge(f.partition, durable);
+        assertEquals(Refusal.Variant.CheckpointSizeMismatch, midRecord.refusal.variant());
+
+        PartitionReport renamed = new RecoveryEngine(o.withCheckpoint(new Checkpoint(0, 1145, 5)))
+                .judge(f.partition, durable);
+        assertEquals(Outcome.ACCEPTED, renamed.outcome, () -> String.valueOf(renamed.ioError));
+        assertEquals(List.of(Status.INDEX_REBUILT), statuses(renamed));
+        assertTrue(renamed.operations().stream().anyMatch(op -> op instanceof PlannedOp.InstallIndex));
+
+        PartitionReport truncated = new RecoveryEngine(o.withCheckpoint(new Checkpoint(0, 0, 0)))
+                .judge(f.partition, durable);
+        assertFailure(truncated, index, IoFailure.STAT, "cannot read file metadata");
+        assertEquals(List.of(Status.IO_ERROR), statuses(truncated));
+    }
 }

@@ -109,6 +109,7 @@ public final class ReferenceRecovery {
         final List<String> passC = new ArrayList<>();
         boolean changes;
         String passCFailure;
+        Path passCFailurePath;
 
         Seg(long s, Path logPath, Path indexPath, boolean checkpointSegment) {
             this.s = s;
@@ -171,7 +172,7 @@ public final class ReferenceRecovery {
             for (Seg g : segs) {
                 if (g.passCFailure != null) {
                     g.status = "io_error";
-                    throw new Transient(dir.resolveSibling(dirName + ".fenced.0"), g.passCFailure, null);
+                    throw new Transient(g.passCFailurePath, g.passCFailure, null);
                 }
             }
         } catch (Refusal r) {
@@ -902,7 +903,21 @@ public final class ReferenceRecovery {
      */
     private void planPassC6(Seg g) {
         long logNow = g.l;
-        long indexNow = g.checkpointSegment ? stat(g.indexPath) : g.indexLength;
+        boolean indexUnreadable = false;
+        if (g.checkpointSegment) {
+            // pass A ignored this index (9.2); what pass C finds there. The rename of step 3 needs no stat; the
+            // truncation (Lc = 0) stats it first, and fails the boot if it cannot
+            try {
+                g.indexLength = stat(g.indexPath);
+                g.index = g.indexLength > 0 ? Arrays.copyOf(readWhole(g.indexPath, g.indexLength),
+                        (int) g.indexLength) : new byte[0];
+            } catch (Transient t) {
+                indexUnreadable = true;
+                g.indexLength = 0;
+                g.index = new byte[0];
+            }
+        }
+        long indexNow = g.indexLength;
         if (g.recoveredEmpty) {                                                  // 1: Fence (6.2)
             if (logNow != 0 || indexNow != 0) {
                 Path fence = null;
@@ -914,6 +929,7 @@ public final class ReferenceRecovery {
                 }
                 if (fence == null) {
                     g.passCFailure = "cannot write to file: all " + FENCED_DIR_PROBE_LIMIT + " fence names taken";
+                    g.passCFailurePath = dir.resolveSibling(dirName + ".fenced.0");
                     return;
                 }
                 fencesTaken.add(fence);
@@ -932,7 +948,10 @@ public final class ReferenceRecovery {
             if (!Arrays.equals(indexBytes(g.rebuilt), g.index)) {
                 g.changes = true;
             }
-        } else {                                                                 //    or Truncate(index, planned)
+        } else if (indexUnreadable) {                                            //    or Truncate(index, planned)
+            g.passCFailure = "cannot read file metadata";
+            g.passCFailurePath = g.indexPath;
+        } else {
             truncate(g, g.indexPath, indexNow, g.indexSize, "truncate_index");
         }
         // 4: opening storage re-checks the log length against the recovered size: after step 2 they are equal for
@@ -946,6 +965,7 @@ public final class ReferenceRecovery {
         }
         if (gt(target, current)) {
             g.passCFailure = "cannot write to file: a truncation would extend " + current + " -> " + target;
+            g.passCFailurePath = p;
             return;
         }
         g.passC.add(kind + " " + rel(p) + " " + current + "->" + target);
@@ -1020,10 +1040,6 @@ public final class ReferenceRecovery {
         if (lt(raw, lc)) {
             throw new Refusal("StorageSizeMismatch", g.s, "start_offset", g.s, "on_disk_bytes", raw,
                     "expected_bytes", lc);
-        }
-        g.indexLength = stat(g.indexPath);
-        if (g.indexLength > 0) {
-            g.index = Arrays.copyOf(readWhole(g.indexPath, g.indexLength), (int) g.indexLength);
         }
         g.l = lc;
         if (lc > 0) {
