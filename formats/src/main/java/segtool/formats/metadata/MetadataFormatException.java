@@ -18,10 +18,10 @@ public final class MetadataFormatException extends IOException {
     }
 
     public MetadataFormatException(Path file, long position, String reason, boolean unsettled) {
-        super(file + " @ " + position + ": " + reason, null);
+        super(file + " @ " + position + ": " + oneLine(reason), null);
         this.file = file;
         this.position = position;
-        this.reason = reason;
+        this.reason = oneLine(reason);
         this.unsettled = unsettled;
     }
 
@@ -39,5 +39,21 @@ public final class MetadataFormatException extends IOException {
 
     public boolean unsettled() {
         return unsettled;
+    }
+
+    /** The reason with control characters (bytes quoted from the file) written as {@code \xNN}: one line. */
+    private static String oneLine(String reason) {
+        if (reason == null || reason.chars().noneMatch(c -> c < 0x20 || c == 0x7f)) {
+            return reason;
+        }
+        StringBuilder sb = new StringBuilder(reason.length() + 8);
+        for (char c : reason.toCharArray()) {
+            if (c < 0x20 || c == 0x7f) {
+                sb.append(String.format("\\x%02x", (int) c));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
     }
 }
