@@ -21,7 +21,7 @@ import net.openhft.hashing.LongHashFunction;
  * window that, when refilled, is pulled back to cover the end of the file never has to seek backwards far: each
  * byte is read from disk about once. The result equals {@code Xxh3.hash(bytes)} over the same bytes.
  */
-final class FileXxh3 {
+public final class FileXxh3 {
     static final int DEFAULT_WINDOW = 1 << 20;
     private static final LongHashFunction XX3 = LongHashFunction.xx3();
 
@@ -29,17 +29,30 @@ final class FileXxh3 {
     }
 
     /** Hashes a regular file without following a symlink at its last component. */
-    static long hash(Path file) throws IOException {
+    public static long hash(Path file) throws IOException {
+        return hash(file, null);
+    }
+
+    /**
+     * As {@link #hash(Path)}, telling {@code onRead} how many bytes each window refill is about to read (null: no
+     * one), so that a caller can pace the reads (replica manifests on a loaded node).
+     */
+    public static long hash(Path file, java.util.function.LongConsumer onRead) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            return hash(channel, channel.size(), DEFAULT_WINDOW);
+            Window window = new Window(channel, channel.size(), DEFAULT_WINDOW);
+            window.onRead = onRead;
+            return hash(window);
         }
     }
 
     /** Hashes {@code [0, length)} of the channel; fails with EOFException if the file is shorter than that. */
     static long hash(FileChannel channel, long length, int windowBytes) throws IOException {
-        Window window = new Window(channel, length, windowBytes);
+        return hash(new Window(channel, length, windowBytes));
+    }
+
+    private static long hash(Window window) throws IOException {
         try {
-            return XX3.hash(window, WindowAccess.INSTANCE, 0, length);
+            return XX3.hash(window, WindowAccess.INSTANCE, 0, window.length);
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
@@ -52,6 +65,7 @@ final class FileXxh3 {
         private final ByteBuffer buffer;
         private long start;
         private int filled;
+        private java.util.function.LongConsumer onRead;
 
         Window(FileChannel channel, long length, int capacity) {
             this.channel = channel;
@@ -76,6 +90,9 @@ final class FileXxh3 {
             long from = Math.max(0, Math.min(pos, length - buffer.capacity()));
             int want = (int) Math.min(buffer.capacity(), length - from);
             buffer.clear().limit(want);
+            if (onRead != null) {
+                onRead.accept(want);
+            }
             try {
                 while (buffer.hasRemaining()) {
                     int n = channel.read(buffer, from + buffer.position());
