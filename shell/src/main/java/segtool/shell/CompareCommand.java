@@ -19,7 +19,7 @@ import segtool.analyzers.replica.ReplicaComparison;
 import segtool.analyzers.replica.ReplicaJson;
 import segtool.analyzers.replica.Throttle;
 import segtool.analyzers.report.ScanJson;
-import segtool.analyzers.target.Targets;
+import segtool.analyzers.layout.Targets;
 import segtool.formats.naming.PartitionPath;
 import segtool.shell.options.OutputOptions;
 import segtool.shell.options.VerdictOptions;

@@ -13,6 +13,7 @@ import java.util.concurrent.Future;
 import segtool.analyzers.archive.FileXxh3;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.RecoveryEngine;
+import segtool.analyzers.recovery.RecoveryOptions;
 import segtool.analyzers.recovery.SegmentReport;
 import segtool.formats.io.SegmentChannel;
 import segtool.formats.log.LogCursor;
@@ -35,11 +36,11 @@ public final class Collector {
         void accept(PartitionManifest m) throws IOException;
     }
 
-    private final RecoveryEngine.Options options;
+    private final RecoveryOptions options;
     private final int concurrency;
     private final Throttle throttle;
 
-    public Collector(RecoveryEngine.Options options, int concurrency, Throttle throttle) {
+    public Collector(RecoveryOptions options, int concurrency, Throttle throttle) {
         this.options = options;
         this.concurrency = Math.max(1, concurrency);
         this.throttle = throttle;

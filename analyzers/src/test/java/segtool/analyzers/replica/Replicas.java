@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import segtool.analyzers.recovery.RecoveryEngine;
-import segtool.analyzers.target.Targets;
+import segtool.analyzers.recovery.RecoveryOptions;
+import segtool.analyzers.layout.Targets;
 import segtool.formats.naming.PartitionPath;
 import segtool.formats.writer.PartitionWriter;
 
@@ -37,7 +37,7 @@ final class Replicas {
     static List<ReplicaComparison.Replica> collect(Path root, boolean durable, String... names)
             throws IOException, InterruptedException {
         List<ReplicaComparison.Replica> out = new ArrayList<>();
-        Collector c = new Collector(RecoveryEngine.Options.defaults(), 2, Throttle.NONE);
+        Collector c = new Collector(RecoveryOptions.defaults(), 2, Throttle.NONE);
         for (String n : names) {
             List<PartitionPath> parts = Targets.resolve(root.resolve(n)).partitions();
             out.add(new ReplicaComparison.Replica(n, c.collect(n, parts,
