@@ -20,7 +20,7 @@ import picocli.CommandLine.Model.CommandSpec;
             segtool.shell.repair.RepairCommand.class, segtool.shell.repair.RebuildIndexCommand.class,
             segtool.shell.repair.RestoreCommand.class, PackCommand.class, SampleCommand.class, ShellCommand.class,
             SalvageCommand.class, DoctorCommand.class,
-            CompareCommand.class, CollectCommand.class,
+            CompareCommand.class, CollectCommand.class, PlanCommand.class, ApplyCommand.class,
             AutoComplete.GenerateCompletion.class, CommandLine.HelpCommand.class})
 public final class Segtool implements Callable<Integer>, PlainCommand {
     private final ShellSession session;
