@@ -171,6 +171,10 @@ function _complete_segtool() {
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} shell" ];    then _picocli_segtool; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} salvage" ];    then _picocli_segtool; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} doctor" ];    then _picocli_segtool; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} compare" ];    then _picocli_segtool; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} collect" ];    then _picocli_segtool; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} plan" ];    then _picocli_segtool; return $?; fi
+  if [ "${COMP_LINE}" = "${COMP_WORDS[0]} apply" ];    then _picocli_segtool; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} generate-completion" ];    then _picocli_segtool; return $?; fi
   if [ "${COMP_LINE}" = "${COMP_WORDS[0]} help" ];    then _picocli_segtool; return $?; fi
 
@@ -192,11 +196,19 @@ function _complete_segtool() {
   local cmds14=(shell)
   local cmds15=(salvage)
   local cmds16=(doctor)
-  local cmds17=(generate-completion)
-  local cmds18=(help)
+  local cmds17=(compare)
+  local cmds18=(collect)
+  local cmds19=(plan)
+  local cmds20=(apply)
+  local cmds21=(generate-completion)
+  local cmds22=(help)
 
-  if CompWordsContainsArray "${cmds18[@]}"; then _picocli_segtool_help; return $?; fi
-  if CompWordsContainsArray "${cmds17[@]}"; then _picocli_segtool_generatecompletion; return $?; fi
+  if CompWordsContainsArray "${cmds22[@]}"; then _picocli_segtool_help; return $?; fi
+  if CompWordsContainsArray "${cmds21[@]}"; then _picocli_segtool_generatecompletion; return $?; fi
+  if CompWordsContainsArray "${cmds20[@]}"; then _picocli_segtool_apply; return $?; fi
+  if CompWordsContainsArray "${cmds19[@]}"; then _picocli_segtool_plan; return $?; fi
+  if CompWordsContainsArray "${cmds18[@]}"; then _picocli_segtool_collect; return $?; fi
+  if CompWordsContainsArray "${cmds17[@]}"; then _picocli_segtool_compare; return $?; fi
   if CompWordsContainsArray "${cmds16[@]}"; then _picocli_segtool_doctor; return $?; fi
   if CompWordsContainsArray "${cmds15[@]}"; then _picocli_segtool_salvage; return $?; fi
   if CompWordsContainsArray "${cmds14[@]}"; then _picocli_segtool_shell; return $?; fi
@@ -224,7 +236,7 @@ function _picocli_segtool() {
   # Get completion data
   local curr_word=${COMP_WORDS[COMP_CWORD]}
 
-  local commands="scan explain segments index batches messages find hexdump stats repair rebuild-index restore pack sample shell salvage doctor generate-completion help"
+  local commands="scan explain segments index batches messages find hexdump stats repair rebuild-index restore pack sample shell salvage doctor compare collect plan apply generate-completion help"
   local flag_opts="'-h' '--help' '-V' '--version'"
   local arg_opts=""
 
@@ -882,6 +894,175 @@ function _picocli_segtool_doctor() {
   fi
 }
 
+# Generates completions for the options and subcommands of the `compare` subcommand.
+function _picocli_segtool_compare() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--enforce-fsync' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--max-concurrency' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--max-concurrency')
+      return
+      ;;
+    '--partition-id')
+      return
+      ;;
+    '--max-message-size-upper')
+      return
+      ;;
+    '--wal-checkpoint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `collect` subcommand.
+function _picocli_segtool_collect() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--enforce-fsync' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'-o' '--output' '--node' '--max-concurrency' '--max-read-rate' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '-o'|'--output')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
+      ;;
+    '--node')
+      return
+      ;;
+    '--max-concurrency')
+      return
+      ;;
+    '--max-read-rate')
+      return
+      ;;
+    '--partition-id')
+      return
+      ;;
+    '--max-message-size-upper')
+      return
+      ;;
+    '--wal-checkpoint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `plan` subcommand.
+function _picocli_segtool_plan() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'-o' '--output'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '-o'|'--output')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local currIndex
+    currIndex=$(currentPositionalIndex "plan" "${arg_opts}" "${flag_opts}")
+    if (( currIndex >= 0 && currIndex <= 2147483647 )); then
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      positionals=$( compgen -f -- "${curr_word}" ) # files
+    fi
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
+# Generates completions for the options and subcommands of the `apply` subcommand.
+function _picocli_segtool_apply() {
+  # Get completion data
+  local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
+
+  local commands=""
+  local flag_opts="'--apply' '--force' '--enforce-fsync' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--plan' '--donor-dir' '--node' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '--plan')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
+      ;;
+    '--donor-dir')
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
+      return $?
+      ;;
+    '--node')
+      return
+      ;;
+    '--partition-id')
+      return
+      ;;
+    '--max-message-size-upper')
+      return
+      ;;
+    '--wal-checkpoint')
+      return
+      ;;
+  esac
+
+  if [[ "${curr_word}" == -* ]]; then
+    COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
+  else
+    local positionals=""
+    local IFS=$'\n'
+    COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
+  fi
+}
+
 # Generates completions for the options and subcommands of the `generate-completion` subcommand.
 function _picocli_segtool_generatecompletion() {
   # Get completion data
@@ -905,7 +1086,7 @@ function _picocli_segtool_help() {
   # Get completion data
   local curr_word=${COMP_WORDS[COMP_CWORD]}
 
-  local commands="scan explain segments index batches messages find hexdump stats repair rebuild-index restore pack sample shell salvage doctor generate-completion"
+  local commands="scan explain segments index batches messages find hexdump stats repair rebuild-index restore pack sample shell salvage doctor compare collect plan apply generate-completion"
   local flag_opts="'-h' '--help'"
   local arg_opts=""
 
