@@ -256,12 +256,18 @@ function _picocli_segtool_scan() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
+    '--durability')
+      local IFS=$'\n'
+      COMPREPLY=( $( compReplyArray "${persistedreplicated_option_args[@]}" ) )
+      return $?
+      ;;
     '--partition-id')
       return
       ;;
@@ -296,12 +302,18 @@ function _picocli_segtool_explain() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
+    '--durability')
+      local IFS=$'\n'
+      COMPREPLY=( $( compReplyArray "${persistedreplicated_option_args[@]}" ) )
+      return $?
+      ;;
     '--partition-id')
       return
       ;;
@@ -625,12 +637,18 @@ function _picocli_segtool_repair() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--apply' '--force' '-y' '--yes' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--apply' '--force' '-y' '--yes' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
+    '--durability')
+      local IFS=$'\n'
+      COMPREPLY=( $( compReplyArray "${persistedreplicated_option_args[@]}" ) )
+      return $?
+      ;;
     '--partition-id')
       return
       ;;
@@ -658,12 +676,18 @@ function _picocli_segtool_rebuildindex() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--apply' '--force' '-y' '--yes' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--apply' '--force' '-y' '--yes' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
+    '--durability')
+      local IFS=$'\n'
+      COMPREPLY=( $( compReplyArray "${persistedreplicated_option_args[@]}" ) )
+      return $?
+      ;;
     '--partition-id')
       return
       ;;

@@ -34,18 +34,19 @@ import segtool.shell.render.Terminals;
             "%nPer segment: what the index claims and what the log proves, where each walk stopped and on which "
                 + "check, the probe and the step-back, the exact plan, what boot leaves unread, and the next step. "
                 + "Each segment gets a map scaled to the terminal width.",
-            "Both enforce_fsync values are judged; the one given (default false) is the verdict and the exit code, "
+            "Both durability values are judged; the one the topic has on disk (metadata/, else --durability, default "
+                + "replicated) is the verdict and the exit code, "
                 + "the other is shown beside it. In a data directory, clean partitions get one line each."},
         footer = {"%nMap legend: = verified, ~ not re-read at boot (durable mode), - torn (dropped by recovery), X damaged, "
                 + "F foreign batch (verifies, another partition), O stale or duplicate batch (verifies, out of the "
                 + "offset chain), ? residue, S survivor, # fenced (moved aside by recovery), . not examined. The regions come "
                 + "from the engine; explain opens no file itself.",
-            "%n--json prints schema segtool.explain/1: the segtool.scan/1 report, plus per partition \"facts\" "
-                + "(topic/text pairs) and \"other_mode_report\" (the full report under the other enforce_fsync), and "
+            "%n--json prints schema segtool.explain/1: the segtool.scan/2 report, plus per partition \"facts\" "
+                + "(topic/text pairs) and \"other_mode_report\" (the full report under the other durability), and "
                 + "per explained segment \"map\" (regions with from/to byte positions), \"survivors\" and \"facts\".",
             "%nExamples:",
             "  segtool explain /var/lib/iggy/local_data/streams/1/topics/1/partitions/1",
-            "  segtool explain PARTITION 4096 --enforce-fsync     # one segment, durable topic",
+            "  segtool explain PARTITION 4096 --durability=persisted   # one segment, persisted topic",
             "  segtool explain PARTITION --json | jq '.partitions[0].facts'"})
 public final class ExplainCommand implements Callable<Integer> {
     public static final String SCHEMA = "segtool.explain/1";
@@ -103,15 +104,19 @@ public final class ExplainCommand implements Callable<Integer> {
         }
         Style style = output.style();
         int width = Terminals.width(ShellSession.of(spec).terminal());
-        out.println(Explainer.mode(verdict.enforceFsync) + " is the verdict below (pass --enforce-fsync="
-                + !verdict.enforceFsync + " for the other; the topic's setting changes the verdict)");
+        out.println("Each partition is judged with its own inputs (durability and WAL checkpoint, printed with where "
+                + "they came from); the other durability is judged too.");
         for (int i = 0; i < stories.size(); i++) {
             PartitionReport r = judged.reports().get(i);
             if (stories.get(i) == null) {
-                out.println(r.partition.directory() + ": clean in both modes");
+                out.println(r.partition.directory() + ": clean in both modes ("
+                        + judged.inputs().get(i).durability().text() + ")");
                 continue;
             }
             out.println();
+            for (String line : Inputs.lines(judged.inputs().get(i))) {
+                out.println(line);
+            }
             ExplainText.print(out, stories.get(i), style, width, output.quiet);
         }
         out.flush();
@@ -119,8 +124,8 @@ public final class ExplainCommand implements Callable<Integer> {
     }
 
     private ObjectNode json(Judged judged, List<Explainer.PartitionStory> stories, int exit) {
-        ObjectNode root = ScanJson.report(judged.displayPath(), Version.current(), verdict.enforceFsync,
-                judged.reports(), exit);
+        ObjectNode root = ScanJson.report(judged.displayPath(), Version.current(), verdict.durable(),
+                judged.reports(), judged.inputs(), exit);
         root.put("schema", SCHEMA);
         ArrayNode parts = (ArrayNode) root.get("partitions");
         for (int i = 0; i < stories.size(); i++) {

@@ -6,6 +6,9 @@ import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.exit.ExitCode;
+import segtool.analyzers.inputs.InputsResolver;
+import segtool.analyzers.inputs.PartitionInputs;
+import segtool.analyzers.recovery.Checkpoint;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.RecoveryOptions;
 import segtool.analyzers.layout.DataDirJudge;
@@ -14,8 +17,14 @@ import segtool.formats.naming.PartitionPath;
 import segtool.shell.options.OutputOptions;
 import segtool.shell.options.VerdictOptions;
 
-/** A PATH resolved and judged: what every verdict-printing command starts from. */
-public record Judged(Targets targets, String displayPath, List<PartitionReport> reports) {
+/**
+ * A PATH resolved and judged: what every verdict-printing command starts from. Each partition is judged with the
+ * inputs its data directory holds ({@code inputs}, parallel to {@code reports}): the topic's durability and the
+ * frontier's checkpoint. A partition whose inputs refuse a verdict gets an {@code io_error} report whose message is
+ * that refusal.
+ */
+public record Judged(Targets targets, String displayPath, List<PartitionReport> reports,
+                     List<PartitionInputs> inputs) {
 
     /** Resolves {@code path} (or the shell's open path), judges it, and shows progress on a terminal. */
     public static Judged of(CommandSpec spec, String path, VerdictOptions verdict, OutputOptions output, boolean both)
@@ -36,17 +45,50 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
                         + ": the directory name is not a partition id; pass --partition-id N");
             }
         }
-        RecoveryOptions options = verdict.engineOptions();
+        InputsResolver.CommandLine cli;
+        try {
+            cli = verdict.inputs();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (verdict.aliasNote() != null) {
+            spec.commandLine().getErr().println("segtool: note: " + verdict.aliasNote());
+            spec.commandLine().getErr().flush();
+        }
+        List<PartitionInputs> inputs = new InputsResolver(cli).resolve(partitions);
+        List<PartitionPath> judgeable = new ArrayList<>();
+        List<Boolean> durable = new ArrayList<>();
+        List<Checkpoint> checkpoints = new ArrayList<>();
+        for (PartitionInputs in : inputs) {
+            if (in.judgeable()) {
+                judgeable.add(in.partition());
+                durable.add(in.durability().durable());
+                checkpoints.add(in.wal().checkpoint());
+            }
+        }
+        RecoveryOptions options = verdict.engineOptions().withCheckpoint(null);
         DataDirJudge judge = new DataDirJudge(options, Runtime.getRuntime().availableProcessors());
         try (Progress progress = Progress.start(output, "judging")) {
-            List<PartitionReport> reports = judge.judge(partitions, verdict.enforceFsync, both, progress);
+            List<PartitionReport> judged = judge.judge(judgeable, durable, checkpoints, both, progress);
             // An interrupt during a read closes the channel and surfaces as an I/O error in the report; the flag
             // is still set, and it means "cancelled", not "cannot read".
             if (Thread.interrupted()) {
                 throw new Cancelled();
             }
+            List<PartitionReport> reports = new ArrayList<>();
+            int k = 0;
+            for (PartitionInputs in : inputs) {
+                if (in.judgeable()) {
+                    reports.add(judged.get(k++));
+                } else {
+                    PartitionReport r = new PartitionReport(in.partition(), false);
+                    r.outcome = PartitionReport.Outcome.IO_ERROR;
+                    r.ioError = in.refusalLine();
+                    reports.add(r);
+                }
+            }
             String shown = path != null ? path : String.valueOf(ShellSession.of(spec).openPath());
-            return new Judged(targets, shown, reports);
+            return new Judged(targets, shown, reports, inputs);
         } catch (InterruptedException e) {
             throw new Cancelled();
         }
@@ -57,8 +99,27 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
         return exitCode(targets.segment());
     }
 
-    /** The exit code of the verdicts narrowed to {@code segment} (null: whole partitions). */
+    /**
+     * The exit code of the verdicts narrowed to {@code segment} (null: whole partitions). A partition without a
+     * verdict counts 2 when the server itself refuses it (or the node), 64 when the command line contradicts the
+     * metadata, and 3 when segtool cannot decide its inputs.
+     */
     public int exitCode(Long segment) {
-        return ExitCode.ofReports(reports, segment == null ? null : s -> s == segment);
+        int worst = ExitCode.CLEAN;
+        for (int i = 0; i < reports.size(); i++) {
+            PartitionInputs in = inputs.get(i);
+            int code;
+            if (in.judgeable()) {
+                code = ExitCode.of(reports.get(i), segment == null ? null : s -> s == segment);
+            } else if (in.refusal() == PartitionInputs.Refusal.CONTRADICTS_METADATA) {
+                code = ExitCode.USAGE;
+            } else if (in.refusal() == PartitionInputs.Refusal.UNDECIDED) {
+                code = ExitCode.IO_ERROR;
+            } else {
+                code = ExitCode.REFUSED;
+            }
+            worst = ExitCode.combine(worst, code);
+        }
+        return worst;
     }
 }

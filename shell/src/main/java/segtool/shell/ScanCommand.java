@@ -25,10 +25,16 @@ import segtool.shell.render.Verdicts;
 @Command(name = "scan", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = {"Predict the server's boot-recovery verdict for a data directory, partition or segment.",
             "%nNothing is changed. A data directory gets one row per partition, worst first; a partition or "
-                + "segment gets one row per segment."},
+                + "segment gets one row per segment.",
+            "Each partition is judged with the durability its topic has on disk (metadata/snapshot.bin advanced by "
+                + "metadata/journal.wal) and the checkpoint its prepares-<created_revision>/frontier holds; both are "
+                + "printed with where they came from. Without metadata/, --durability (default replicated) is used "
+                + "and that is said on every verdict. Where the server itself refuses (a stored enforce_fsync = "
+                + "true, unreadable metadata, a PrepareWal refusal) or the spec leaves a case open, the partition "
+                + "gets one line instead of a verdict."},
         footer = {"%nExamples:",
             "  segtool scan /var/lib/iggy/local_data",
-            "  segtool scan PARTITION --enforce-fsync --json"})
+            "  segtool scan PARTITION --durability=persisted --json"})
 public final class ScanCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PATH", arity = "0..1",
             description = "Data directory, partition directory, segment file or crash dump. Default: the open path.")
@@ -50,17 +56,24 @@ public final class ScanCommand implements Callable<Integer> {
         int exit = judged.exitCode();
         if (output.json) {
             out.println(ScanJson.mapper().writeValueAsString(
-                    ScanJson.report(judged.displayPath(), Version.current(), verdict.enforceFsync, judged.reports(),
-                            exit)));
+                    ScanJson.report(judged.displayPath(), Version.current(), verdict.durable(), judged.reports(),
+                            judged.inputs(), exit)));
             out.flush();
             return exit;
         }
         if (!output.quiet) {
             out.println(judged.reports().size() > 1
-                    ? partitionTable(judged.reports(), judged.targets().path()) : segmentTable(judged));
+                    ? partitionTable(judged, judged.targets().path()) : segmentTable(judged));
         }
-        out.println(Verdicts.mode(verdict.enforceFsync) + " (the topic's setting changes the verdict; pass "
-                + "--enforce-fsync=" + !verdict.enforceFsync + " to see the other)");
+        if (judged.reports().size() == 1) {
+            for (String line : Inputs.lines(judged.inputs().get(0))) {
+                out.println(line);
+            }
+        } else {
+            for (String line : Inputs.notes(judged.inputs())) {
+                out.println(line);
+            }
+        }
         if (judged.reports().size() == 1) {
             PartitionReport r = judged.reports().get(0);
             out.println(Verdicts.name(r, judged.targets().path()) + ": " + Verdicts.summary(r));
@@ -71,8 +84,12 @@ public final class ScanCommand implements Callable<Integer> {
         return exit;
     }
 
-    private static String partitionTable(List<PartitionReport> reports, java.nio.file.Path base) {
-        List<PartitionReport> rows = new ArrayList<>(reports);
+    private static String partitionTable(Judged judged, java.nio.file.Path base) {
+        List<PartitionReport> rows = new ArrayList<>(judged.reports());
+        java.util.Map<PartitionReport, segtool.analyzers.inputs.PartitionInputs> inputs = new java.util.IdentityHashMap<>();
+        for (int i = 0; i < rows.size(); i++) {
+            inputs.put(rows.get(i), judged.inputs().get(i));
+        }
         rows.sort(Comparator.comparingInt(PartitionReport::severity).reversed()
                 .thenComparing(r -> r.partition.directory().toString()));
         return AsciiTable.getTable(AsciiTable.BASIC_ASCII_NO_DATA_SEPARATORS, rows, List.of(
@@ -80,6 +97,8 @@ public final class ScanCommand implements Callable<Integer> {
                 new Column().header("OUTCOME").dataAlign(HorizontalAlign.LEFT).with(r -> r.outcome.json()),
                 new Column().header("SEGMENTS").dataAlign(HorizontalAlign.RIGHT)
                         .with(r -> Integer.toString(r.segments.size())),
+                new Column().header("INPUTS").dataAlign(HorizontalAlign.LEFT).maxWidth(110)
+                        .with(r -> Inputs.cell(inputs.get(r))),
                 new Column().header("VERDICT").dataAlign(HorizontalAlign.LEFT).maxWidth(90)
                         .with(Verdicts::summary)));
     }

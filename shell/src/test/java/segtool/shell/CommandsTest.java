@@ -61,10 +61,17 @@ class CommandsTest {
     }
 
     @Test
-    void scan_printsTheModeItUsed() {
-        Cli.Result r = Cli.run("scan", torn.dir, "--enforce-fsync=true");
-        assertTrue(r.out().contains("enforce_fsync=true"), r.toString());
-        assertTrue(r.out().contains("--enforce-fsync=false to see the other"), r.toString());
+    void scan_printsTheDurabilityItUsedAndWhereItCameFrom() {
+        Cli.Result r = Cli.run("scan", torn.dir, "--durability=persisted");
+        assertTrue(r.out().contains("durability=persisted (from --durability; "), r.toString());
+        assertTrue(r.out().contains("checkpoint=none (no prepares-<created_revision>/ directory)"), r.toString());
+        assertEquals("", r.err(), r.toString());
+        Cli.Result alias = Cli.run("scan", torn.dir, "--enforce-fsync=true");
+        assertTrue(alias.out().contains("durability=persisted (from --durability; "), alias.toString());
+        assertEquals("segtool: note: --enforce-fsync is the #3970 name; today's option is --durability=persisted",
+                alias.err().strip());
+        assertEquals(ExitCodes.USAGE, Cli.run("scan", torn.dir, "--durability=replicated", "--enforce-fsync").exit());
+        assertEquals(ExitCodes.USAGE, Cli.run("scan", torn.dir, "--durability=Persisted").exit());
     }
 
     @Test

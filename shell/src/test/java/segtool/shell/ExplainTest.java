@@ -108,7 +108,7 @@ class ExplainTest {
         Cli.Result r = Cli.run("explain", outrun.dir, Long.toString(outrun.last().startOffset()));
         assertEquals(ExitCodes.CHANGES, r.exit(), r.toString());
         assertTrue(flat(r.out()).contains("the server does not search in lenient mode"), r.out());
-        assertTrue(flat(r.out()).contains("so enforce_fsync=true would refuse FsyncedLogLoss"), r.out());
+        assertTrue(flat(r.out()).contains("so durability=persisted would refuse FsyncedLogLoss"), r.out());
     }
 
     @Test

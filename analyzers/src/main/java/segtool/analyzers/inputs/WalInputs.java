@@ -18,6 +18,7 @@ public record WalInputs(Checkpoint checkpoint, String source, List<String> openA
     public String text() {
         return "checkpoint=" + (checkpoint == null ? "none" : "(" + Long.toUnsignedString(checkpoint.startOffset())
                 + ", " + Long.toUnsignedString(checkpoint.length()) + ", "
-                + Long.toUnsignedString(checkpoint.nextOffset()) + ")") + " (from " + source + ")";
+                + Long.toUnsignedString(checkpoint.nextOffset()) + ")") + (checkpoint == null ? " (" : " (from ")
+                + source + ")";
     }
 }

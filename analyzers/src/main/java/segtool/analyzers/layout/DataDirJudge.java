@@ -8,6 +8,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import segtool.analyzers.recovery.Checkpoint;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.recovery.RecoveryOptions;
@@ -36,6 +37,22 @@ public final class DataDirJudge {
     /** Reports in the order of {@code partitions}; each carries the other mode's verdict when {@code both}. */
     public List<PartitionReport> judge(List<PartitionPath> partitions, boolean durable, boolean both,
                                        Progress progress) throws InterruptedException {
+        List<Boolean> modes = new ArrayList<>();
+        List<Checkpoint> checkpoints = new ArrayList<>();
+        for (int i = 0; i < partitions.size(); i++) {
+            modes.add(durable);
+            checkpoints.add(options.checkpoint());
+        }
+        return judge(partitions, modes, checkpoints, both, progress);
+    }
+
+    /**
+     * As {@link #judge(List, boolean, boolean, Progress)}, each partition with its own durable mode and WAL checkpoint
+     * (null: none), as the data directory's metadata gives them (analyzers.inputs).
+     */
+    public List<PartitionReport> judge(List<PartitionPath> partitions, List<Boolean> durable,
+                                       List<Checkpoint> checkpoints, boolean both, Progress progress)
+            throws InterruptedException {
         long[] sizes = new long[partitions.size()];
         long totalBytes = 0;
         for (int i = 0; i < sizes.length; i++) {
@@ -51,7 +68,8 @@ public final class DataDirJudge {
         java.util.function.IntFunction<PartitionReport> one = i -> {
             PartitionPath p = partitions.get(i);
             AtomicLong mine = new AtomicLong();
-            RecoveryEngine engine = new RecoveryEngine((partitions.size() <= 1 ? options : options.withThreads(1))
+            RecoveryOptions mode = options.withCheckpoint(checkpoints.get(i));
+            RecoveryEngine engine = new RecoveryEngine((partitions.size() <= 1 ? mode : mode.withThreads(1))
                     .withProgress(n -> {
                         long before = mine.get();
                         long after = Math.min(sizes[i], before + n);
@@ -62,7 +80,7 @@ public final class DataDirJudge {
                             }
                         }
                     }));
-            PartitionReport r = both ? engine.judgeBothModes(p, durable) : engine.judge(p, durable);
+            PartitionReport r = both ? engine.judgeBothModes(p, durable.get(i)) : engine.judge(p, durable.get(i));
             long rest = sizes[i] - mine.getAndSet(sizes[i]);
             progress.update(done.incrementAndGet(), partitions.size(), bytes.addAndGet(Math.max(0, rest)), total);
             return r;

@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Map;
+import segtool.analyzers.inputs.PartitionInputs;
 import segtool.analyzers.recovery.AnchorSearch;
+import segtool.analyzers.recovery.Checkpoint;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.PlannedOp;
 import segtool.analyzers.recovery.ProbeResult;
@@ -23,7 +25,7 @@ import segtool.formats.index.IndexEntry;
  * every u64 is a JSON integer, written as an unsigned value (never negative).
  */
 public final class ScanJson {
-    public static final String SCHEMA = "segtool.scan/1";
+    public static final String SCHEMA = "segtool.scan/2";
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -37,6 +39,15 @@ public final class ScanJson {
     /** The whole report for one PATH. */
     public static ObjectNode report(String path, String version, boolean durable, List<PartitionReport> reports,
                                     int exitCode) {
+        return report(path, version, durable, reports, null, exitCode);
+    }
+
+    /**
+     * The whole report, each partition with the inputs it was judged with ({@code inputs} parallel to
+     * {@code reports}; null: the inputs were the command line's for all).
+     */
+    public static ObjectNode report(String path, String version, boolean durable, List<PartitionReport> reports,
+                                    List<PartitionInputs> inputs, int exitCode) {
         ObjectNode root = F.objectNode();
         root.put("schema", SCHEMA);
         root.put("segtool_version", version);
@@ -46,8 +57,13 @@ public final class ScanJson {
         int accepted = 0;
         int refused = 0;
         int io = 0;
-        for (PartitionReport r : reports) {
-            parts.add(partition(r));
+        for (int i = 0; i < reports.size(); i++) {
+            PartitionReport r = reports.get(i);
+            ObjectNode p = partition(r);
+            if (inputs != null) {
+                inputs(p, inputs.get(i));
+            }
+            parts.add(p);
             switch (r.outcome) {
                 case ACCEPTED:
                     accepted++;
@@ -66,6 +82,54 @@ public final class ScanJson {
         summary.put("io_error", io);
         summary.put("exit_code", exitCode);
         return root;
+    }
+
+    /**
+     * The inputs of one partition, inserted after its {@code enforce_fsync} (kept, deprecated, for this schema
+     * version): {@code durability}, {@code durability_source}, {@code durability_from}, {@code durability_override},
+     * {@code checkpoint}, {@code checkpoint_source}, {@code wal_open}, {@code input_notes}, {@code inputs_refusal}.
+     */
+    static void inputs(ObjectNode o, PartitionInputs in) {
+        ObjectNode copy = o.deepCopy();
+        o.removeAll();
+        copy.fields().forEachRemaining(e -> {
+            o.set(e.getKey(), e.getValue());
+            if (!e.getKey().equals("enforce_fsync")) {
+                return;
+            }
+            if (in.judgeable()) {
+                o.put("durability", in.durability().value());
+                o.put("durability_source", in.durability().source().json());
+                o.put("durability_from", in.durability().from());
+                o.put("durability_override", in.durability().overridden());
+                Checkpoint c = in.wal().checkpoint();
+                if (c == null) {
+                    o.putNull("checkpoint");
+                } else {
+                    ObjectNode cp = o.putObject("checkpoint");
+                    u64(cp, "start_offset", c.startOffset());
+                    u64(cp, "length", c.length());
+                    u64(cp, "next_offset", c.nextOffset());
+                }
+                o.put("checkpoint_source", in.wal().source());
+                ArrayNode open = o.putArray("wal_open");
+                in.wal().openActions().forEach(open::add);
+                o.putNull("inputs_refusal");
+            } else {
+                o.putNull("durability");
+                o.putNull("durability_source");
+                o.putNull("durability_from");
+                o.put("durability_override", false);
+                o.putNull("checkpoint");
+                o.putNull("checkpoint_source");
+                o.putArray("wal_open");
+                ObjectNode refusal = o.putObject("inputs_refusal");
+                refusal.put("kind", in.refusalJson());
+                refusal.put("reason", in.refusalLine());
+            }
+            ArrayNode notes = o.putArray("input_notes");
+            in.notes().forEach(notes::add);
+        });
     }
 
     public static ObjectNode partition(PartitionReport r) {
@@ -112,11 +176,15 @@ public final class ScanJson {
         for (PlannedOp op : r.operations()) {
             ops.add(op(op));
         }
-        ObjectNode budget = o.putObject("budget");
-        u64(budget, "candidates_examined", r.budget.spentUnits());
-        u64(budget, "budget_units", r.budget.limitUnits());
-        u64(budget, "verified_bytes", r.budget.spentVerify());
-        u64(budget, "verify_budget_bytes", r.budget.limitVerify());
+        if (r.budget == null) {
+            o.putNull("budget");
+        } else {
+            ObjectNode budget = o.putObject("budget");
+            u64(budget, "candidates_examined", r.budget.spentUnits());
+            u64(budget, "budget_units", r.budget.limitUnits());
+            u64(budget, "verified_bytes", r.budget.spentVerify());
+            u64(budget, "verify_budget_bytes", r.budget.limitVerify());
+        }
         if (r.otherMode != null) {
             ObjectNode other = o.putObject("other_mode");
             other.put("enforce_fsync", r.otherMode.durable);

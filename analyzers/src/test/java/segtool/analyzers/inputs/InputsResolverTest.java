@@ -73,7 +73,7 @@ class InputsResolverTest {
         assertEquals(72, sd.indexSize);   // durable keeps the three-entry index
         assertEquals(24, sl.indexSize);   // lenient rebuilds it to one entry
         assertNull(d.wal().checkpoint());
-        assertEquals("checkpoint=none (from no prepares-1/ directory)", d.wal().text());
+        assertEquals("checkpoint=none (no prepares-1/ directory)", d.wal().text());
     }
 
     @Test
@@ -231,7 +231,7 @@ class InputsResolverTest {
         NodeDir.wal(p, 1, w);
         PartitionInputs in = resolve(p);
         assertNull(in.wal().checkpoint());
-        assertEquals("checkpoint=none (from prepares-1/frontier slot 0, sequence 2: no segment state)", in.wal().text());
+        assertEquals("checkpoint=none (prepares-1/frontier slot 0, sequence 2: no segment state)", in.wal().text());
     }
 
     @Test

@@ -2,16 +2,37 @@ package segtool.shell.options;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
+import segtool.analyzers.inputs.InputsResolver;
 import segtool.analyzers.recovery.Checkpoint;
 import segtool.analyzers.recovery.RecoveryOptions;
 import segtool.formats.io.U64;
 
-/** Options that change the verdict: the topic's enforce_fsync, the partition id, the server build's limits. */
+/**
+ * Options that change the verdict: the topic's durability (read from the data directory's metadata unless given),
+ * the WAL checkpoint (read from the partition's frontier unless given), the partition id, the server build's
+ * limits.
+ */
 public final class VerdictOptions {
+    @Option(names = "--durability", arity = "1", paramLabel = "persisted|replicated", converter = DurabilityConverter.class,
+            description = "The topic's durability (RECOVERY 1 durable mode D: persisted = durable). Default: read "
+                    + "from the data directory's metadata/ per topic; without metadata/, replicated. A value that "
+                    + "contradicts the metadata is refused unless --override-durability. The value used and where "
+                    + "it came from are printed on every verdict.")
+    public Mode durability;
+
+    /** The two stored values of the topic option {@code durability}. */
+    public enum Mode {
+        PERSISTED, REPLICATED
+    }
+
     @Option(names = "--enforce-fsync", arity = "0..1", fallbackValue = "true", paramLabel = "true|false",
-            description = "The topic's enforce_fsync (recovery's durable mode). Default: false, the server default."
-                    + " It changes the verdict; the value used is always printed.")
-    public boolean enforceFsync;
+            description = "The #3970 name of --durability: true = persisted, false = replicated.")
+    public Boolean enforceFsyncAlias;
+
+    @Option(names = "--override-durability",
+            description = "Judge with --durability even where it contradicts the topic's stored durability; the "
+                    + "override is printed on every verdict.")
+    public boolean overrideDurability;
 
     @Option(names = "--partition-id", paramLabel = "N",
             description = "Partition id to check batches against, instead of the one taken from the path.")
@@ -23,13 +44,55 @@ public final class VerdictOptions {
 
     @Option(names = "--wal-checkpoint", paramLabel = "START:LENGTH:NEXT", converter = CheckpointConverter.class,
             description = "Judge as a boot that the partition's prepare WAL hands a checkpoint (RECOVERY 9): segment "
-                    + "START is rebuilt from its first LENGTH bytes, segments from NEXT on are left out.")
+                    + "START is rebuilt from its first LENGTH bytes, segments from NEXT on are left out. Default: "
+                    + "the checkpoint of the partition's prepares-<created_revision>/frontier, if any; a value that "
+                    + "contradicts it is refused.")
     public Checkpoint checkpoint;
 
-    /** The engine options these flags ask for. */
+    /** The durability the command line gives (null: neither --durability nor --enforce-fsync). */
+    public Boolean commandLineDurable() {
+        Boolean d = durability == null ? null : durability == Mode.PERSISTED;
+        if (d != null && enforceFsyncAlias != null && !d.equals(enforceFsyncAlias)) {
+            throw new IllegalArgumentException("--durability and --enforce-fsync disagree");
+        }
+        return d != null ? d : enforceFsyncAlias;
+    }
+
+    /** The durable mode for commands that judge with one value: the command line's, else replicated (false). */
+    public boolean durable() {
+        Boolean d = commandLineDurable();
+        return d != null && d;
+    }
+
+    /** The note {@code --enforce-fsync} prints, or null when it was not used. */
+    public String aliasNote() {
+        return enforceFsyncAlias == null ? null : "--enforce-fsync is the #3970 name; today's option is --durability="
+                + (enforceFsyncAlias ? "persisted" : "replicated");
+    }
+
+    /** What the command line says, for the inputs resolver. */
+    public InputsResolver.CommandLine inputs() {
+        return new InputsResolver.CommandLine(commandLineDurable(), overrideDurability, checkpoint);
+    }
+
+    /** The engine options these flags ask for (the checkpoint is per partition, from {@link #inputs}). */
     public RecoveryOptions engineOptions() {
         RecoveryOptions o = RecoveryOptions.defaults().withMaxMessageSizeUpper(maxMessageSizeUpper);
         return checkpoint == null ? o : o.withCheckpoint(checkpoint);
+    }
+
+    /** {@code persisted} or {@code replicated}, exactly as the server spells them (case-sensitive). */
+    public static final class DurabilityConverter implements CommandLine.ITypeConverter<Mode> {
+        @Override
+        public Mode convert(String value) {
+            if (value.equals("persisted")) {
+                return Mode.PERSISTED;
+            }
+            if (value.equals("replicated")) {
+                return Mode.REPLICATED;
+            }
+            throw new CommandLine.TypeConversionException("'" + value + "' is not persisted or replicated");
+        }
     }
 
     /** {@code START:LENGTH:NEXT}, three unsigned decimals. */

@@ -22,7 +22,7 @@ import segtool.shell.Cancelled;
 /**
  * Turns a judged partition (both modes) into plain-language facts: what the index claims and what the log proves,
  * where each walk stopped and on which check, the probe and the step-back, what recovery does under each
- * {@code enforce_fsync}, the exact plan, what boot leaves unread, and the next step. Also paints each segment's
+ * {@code durability}, the exact plan, what boot leaves unread, and the next step. Also paints each segment's
  * map. Text and JSON render the same facts.
  *
  * <p>Renders only: the facts come from the report, the map and the survivors from the engine's regions of each log
@@ -53,7 +53,7 @@ public final class Explainer {
     }
 
     public static String mode(boolean durable) {
-        return "enforce_fsync=" + durable + (durable ? " (durable)" : " (lenient)");
+        return durable ? "durability=persisted (durable)" : "durability=replicated (lenient)";
     }
 
     /**
@@ -82,7 +82,7 @@ public final class Explainer {
             boolean same = sameVerdict(r, o);
             f.add(new Fact("other mode", outcome(o) + "  [" + mode(o.durable) + "]" + (same
                     ? " - the same verdict"
-                    : "\nThe setting changes the verdict: confirm the topic's enforce_fsync before acting.")));
+                    : "\nThe setting changes the verdict: confirm the topic's durability before acting.")));
         }
         if (r.refusal != null) {
             f.add(new Fact("why refused", refusalWhy(r.refusal, r)));
@@ -268,6 +268,10 @@ public final class Explainer {
         if (s.entries == 0) {
             return "nothing: no whole entry, so the index proves and promises nothing";
         }
+        if (s.first == null || s.last == null) {
+            return s.entries + " entries, not read on this path (RECOVERY 9 rebuilds the checkpoint segment's index "
+                    + "from its log)";
+        }
         IndexEntry a = s.first;
         IndexEntry b = s.last;
         String claim = "the log holds batches from offset " + U64.str(a.offset()) + " at byte " + U64.str(a.position())
@@ -377,7 +381,7 @@ public final class Explainer {
             what += "; measured for you, the server does not search in lenient mode";
         }
         return what + "; durable mode refuses a step-back above 1" + (depth > 1 && !durable
-                ? " (so enforce_fsync=true would refuse FsyncedLogLoss)" : "");
+                ? " (so durability=persisted would refuse FsyncedLogLoss)" : "");
     }
 
     static String decision(SegmentReport s, boolean durable) {
@@ -590,7 +594,7 @@ public final class Explainer {
                             + "record by record:\n$ segtool batches " + log;
                 case FsyncedLogLoss:
                 case FsyncedRebuildShortfall:
-                    return "confirm the topic really has enforce_fsync=true (the other mode's verdict is above); if "
+                    return "confirm the topic really has durability=persisted (the other mode's verdict is above); if "
                             + "it does, acknowledged data is missing from this log";
                 default:
                     break;

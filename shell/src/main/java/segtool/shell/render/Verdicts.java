@@ -47,7 +47,7 @@ public final class Verdicts {
     }
 
     public static String mode(boolean durable) {
-        return "enforce_fsync=" + durable;
+        return "durability=" + (durable ? "persisted" : "replicated");
     }
 
     /** A partition's name for tables: {@code stream 1 / topic 2 / partition 3}, or its directory. */

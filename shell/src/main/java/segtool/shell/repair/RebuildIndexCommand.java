@@ -61,15 +61,15 @@ public final class RebuildIndexCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         RepairCli.warnMode(spec, repair, verdict, err);
         Repairer repairer = RepairCli.repairer(verdict, RepairCli.confirm(repair));
-        Repairer.Outcome o = repairer.rebuildIndex(partition, targets.segment(), verdict.enforceFsync, repair.apply,
+        Repairer.Outcome o = repairer.rebuildIndex(partition, targets.segment(), verdict.durable(), repair.apply,
                 repair.force);
         RepairCli.warnForce(List.of(o), err);
         int exit = o.exitCode();
         if (output.json) {
             out.println(ScanJson.mapper().writeValueAsString(RepairJson.report("rebuild-index", target.toString(),
-                    Version.current(), verdict.enforceFsync, repair.apply, List.of(o), exit)));
+                    Version.current(), verdict.durable(), repair.apply, List.of(o), exit)));
         } else {
-            RepairText.mode(out, verdict.enforceFsync);
+            RepairText.mode(out, verdict.durable());
             RepairText.outcome(out, o, targets.segment() == null ? RepairCommand.name(partition)
                     : target.getFileName().toString(), output.quiet);
         }

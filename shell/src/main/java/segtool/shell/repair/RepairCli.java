@@ -90,7 +90,7 @@ final class RepairCli {
     /** A loud note when --apply relies on the default enforce_fsync, which changes what the repair does. */
     static void warnMode(CommandSpec spec, RepairOptions options, VerdictOptions verdict, PrintWriter err) {
         if (options.apply && !spec.commandLine().getParseResult().hasMatchedOption("--enforce-fsync")) {
-            err.println("segtool: note: repairing with enforce_fsync=" + verdict.enforceFsync + " (the server "
+            err.println("segtool: note: repairing with enforce_fsync=" + verdict.durable() + " (the server "
                     + "default); if the topic sets enforce_fsync=true pass --enforce-fsync, or the repair can hide "
                     + "durable data loss (the quarantine keeps every removed byte either way)");
         }

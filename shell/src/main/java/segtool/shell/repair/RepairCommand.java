@@ -66,15 +66,15 @@ public final class RepairCommand implements Callable<Integer> {
         Repairer repairer = RepairCli.repairer(verdict, RepairCli.confirm(repair));
         List<Repairer.Outcome> outcomes = new ArrayList<>();
         for (PartitionPath p : partitions) {
-            outcomes.add(repairer.repair(p, verdict.enforceFsync, repair.apply, repair.force));
+            outcomes.add(repairer.repair(p, verdict.durable(), repair.apply, repair.force));
         }
         RepairCli.warnForce(outcomes, err);
         int exit = RepairCli.worst(outcomes);
         if (output.json) {
             out.println(ScanJson.mapper().writeValueAsString(RepairJson.report("repair", target.toString(),
-                    Version.current(), verdict.enforceFsync, repair.apply, outcomes, exit)));
+                    Version.current(), verdict.durable(), repair.apply, outcomes, exit)));
         } else {
-            RepairText.mode(out, verdict.enforceFsync);
+            RepairText.mode(out, verdict.durable());
             for (Repairer.Outcome o : outcomes) {
                 if (!output.quiet || o.exitCode() != 0 || partitions.size() == 1) {
                     RepairText.outcome(out, o, name(o.partition()), output.quiet);
