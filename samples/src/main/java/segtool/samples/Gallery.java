@@ -59,7 +59,9 @@ final class Gallery {
         return List.of(healthy(), tornTail(), indexPartialEntry(), indexPastEndStepBack1(), indexPastEndStepBack2(),
                 indexRebuilt(), recoveredEmpty(), interiorDamage(), interiorDamageBelowLastEntry(), unverifiedResidue(),
                 offsetDiscontinuity(), foreignBatch(), fsyncedLogLoss(), fsyncedRebuildShortfall(), hole(),
-                anchoredGap(), emptyNonTailSegment(), nonCanonicalNames(), DataDir.sample());
+                anchoredGap(), emptyNonTailSegment(), nonCanonicalNames(), DataDir.sample(),
+                MetadataSamples.durability(), MetadataSamples.journalTopic(), MetadataSamples.legacyEnforceFsync(),
+                MetadataSamples.walCheckpoint());
     }
 
     static Path partition(Path sampleDirectory) {

@@ -97,7 +97,7 @@ public final class ApplyCommand implements Callable<Integer> {
                 verdict.engineOptions());
         List<PlanApply.Outcome> outcomes = new ArrayList<>();
         for (PlanFile.Entry e : mine) {
-            outcomes.add(runner.run(e, donorDir, verdict.enforceFsync, apply, force));
+            outcomes.add(runner.run(e, donorDir, verdict.durable(), apply, force));
         }
         int exit = ExitCode.CLEAN;
         for (PlanApply.Outcome o : outcomes) {

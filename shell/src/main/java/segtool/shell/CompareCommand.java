@@ -118,8 +118,9 @@ public final class CompareCommand implements Callable<Integer> {
     /** The topic's enforce_fsync as given, and where it came from. */
     static Collector.Durability durability(CommandSpec spec, VerdictOptions verdict) {
         CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
-        boolean given = parsed != null && parsed.hasMatchedOption("--enforce-fsync");
-        return new Collector.Durability(verdict.enforceFsync, given ? "option" : "default");
+        boolean given = parsed != null && (parsed.hasMatchedOption("--enforce-fsync")
+                || parsed.hasMatchedOption("--durability"));
+        return new Collector.Durability(verdict.durable(), given ? "option" : "default");
     }
 
     /** The partitions PATH names (a crash dump is extracted first), checked to have partition ids. */

@@ -54,7 +54,7 @@ public final class DoctorCommand implements Callable<Integer> {
         }
         Doctor doctor = new Doctor(new RecoveryEngine(verdict.engineOptions()), "segtool");
         Doctor.Report r = doctor.examine(t.path(), partitions.stream().map(PartitionPath.class::cast).toList(),
-                verdict.enforceFsync);
+                verdict.durable());
         PrintWriter out = spec.commandLine().getOut();
         if (output.json) {
             out.println(ScanJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(

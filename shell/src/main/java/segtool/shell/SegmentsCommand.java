@@ -26,6 +26,8 @@ import segtool.formats.index.IndexEntry;
 import segtool.formats.io.U64;
 import segtool.formats.naming.PartitionPath;
 import segtool.formats.naming.SegmentFiles;
+import segtool.analyzers.inputs.ConsumerOffsets;
+import segtool.analyzers.inputs.WalLinks;
 import segtool.formats.offsets.ConsumerOffset;
 import segtool.shell.options.OutputOptions;
 import segtool.shell.options.ReadOptions;
@@ -144,6 +146,10 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
                 if (log.indexTrailingBytes() > 0) {
                     notes.add("index has " + log.indexTrailingBytes() + " trailing bytes (torn entry)");
                 }
+                String links = WalLinks.note(WalLinks.linkCount(logPath));
+                if (canonical && links != null) {
+                    notes.add(links);
+                }
                 if (first != null && (first.offset() != start || first.position() != 0)) {
                     notes.add("first index entry is not (" + U64.str(start) + ", 0)");
                 }
@@ -206,7 +212,13 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
                     break;
                 default:
                     if (directory) {
-                        out.add(name + "/" + (name.equals("offsets") ? " " + offsets(p) : " (ignored by recovery)"));
+                        out.add(name + "/" + (name.equals("offsets") ? " " + offsets(dir, rows)
+                                : name.startsWith("prepares-") ? " (the partition prepare WAL, METADATA 6: frontier, "
+                                + "WAL data, retained segment links; its own open runs before segment recovery, which "
+                                + "ignores it)" : " (ignored by recovery)"));
+                    } else if (WalLinks.isRelinkName(name)) {
+                        out.add(name + ": the WAL's relinking name for a retained segment inode (METADATA 6.7); left "
+                                + "alone, ignored by the segment sweep");
                     } else {
                         out.add(name + " (" + what + "): ignored by segment recovery");
                     }
@@ -246,31 +258,21 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
                 + " ending at offset " + U64.str(a.sealedEnd());
     }
 
-    private static String offsets(Path offsets) throws IOException {
+    /** Each committed offset (FORMAT 7), flagged when above the chain's last offset. */
+    private static String offsets(Path dir, List<Row> rows) throws IOException {
+        Long end = null;
+        boolean known = true;
+        for (Row r : rows) {
+            long e = r.endOffset();
+            if (e == U64.MAX) {
+                known = false;
+            } else if (e != -1) {
+                end = e;
+            }
+        }
         List<String> parts = new ArrayList<>();
-        for (String kind : new String[]{"consumers", "groups"}) {
-            Path d = offsets.resolve(kind);
-            if (!Files.isDirectory(d)) {
-                continue;
-            }
-            int n = 0;
-            int bad = 0;
-            for (Path f : PartitionFiles.list(d)) {
-                if (!Files.isRegularFile(f)) {
-                    continue;
-                }
-                n++;
-                byte[] head = new byte[16];
-                int got;
-                try (InputStream in = Files.newInputStream(f)) {
-                    got = in.readNBytes(head, 0, 16);
-                }
-                ConsumerOffset.Kind k = ConsumerOffset.decode(java.util.Arrays.copyOf(head, got)).kind();
-                if (k == ConsumerOffset.Kind.TORN || k == ConsumerOffset.Kind.CORRUPT) {
-                    bad++;
-                }
-            }
-            parts.add(n + " " + kind + (bad > 0 ? " (" + bad + " torn or corrupt)" : ""));
+        for (ConsumerOffsets.Entry e : ConsumerOffsets.list(dir)) {
+            parts.add(known ? e.describe(end) : e.describe(end).replaceAll(" ABOVE the chain's end .*", ""));
         }
         return "(consumer offsets: " + (parts.isEmpty() ? "none" : String.join(", ", parts)) + ")";
     }

@@ -91,4 +91,20 @@ class MetadataScanTest {
         assertTrue(e.out().contains("WAL open, before segment recovery (METADATA 6.7): re-link "
                 + "00000000000000000000.log to the WAL's retained inode: already that inode, no change"), e.out());
     }
+
+    @Test
+    void segments_listsConsumerOffsetsFlaggingOnesAboveTheEnd_andTheWalsHardLink() throws Exception {
+        NodeDir n = new NodeDir(tmp.resolve("node"));
+        n.snapshot(segtool.samples.metadata.SnapshotWriter.example28().file());
+        Path p = n.partition(0, 0, 0, 1);
+        NodeDir.wal(p, 1, FrontierWriter.example69());
+        java.nio.file.Files.createDirectories(p.resolve("offsets/consumers"));
+        java.nio.file.Files.write(p.resolve("offsets/consumers/1"), segtool.formats.offsets.ConsumerOffset.encode(3));
+        java.nio.file.Files.write(p.resolve("offsets/consumers/2"), segtool.formats.offsets.ConsumerOffset.encode(9));
+        Cli.Result r = Cli.run("segments", p);
+        String flat = r.out().replaceAll("\\s+", " ");
+        assertTrue(flat.contains("consumers/1 = 3, consumers/2 = 9 ABOVE the chain's end (last offset 4)"), r.out());
+        assertTrue(flat.contains("2 hard links: the prepare WAL retains this inode"), r.out());
+        assertTrue(flat.contains("prepares-1/ (the partition prepare WAL, METADATA 6"), r.out());
+    }
 }

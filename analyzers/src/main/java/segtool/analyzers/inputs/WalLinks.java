@@ -1,0 +1,40 @@
+package segtool.analyzers.inputs;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+
+/**
+ * Hard links between a partition's segment logs and its prepare WAL (METADATA 6.7): the WAL retains
+ * {@code prepares-<rev>/segment-<generation>-<start>.log} as a second name of a segment's inode, and uses
+ * {@code <start>.log.tmp} while relinking. A {@code .log} with more than one link belongs partly to the WAL.
+ */
+public final class WalLinks {
+    private WalLinks() {
+    }
+
+    /** The inode's link count, or 1 where the file system does not report one. */
+    public static int linkCount(Path file) throws IOException {
+        try {
+            Object n = Files.getAttribute(file, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
+            return n instanceof Integer ? (Integer) n : 1;
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            return 1;
+        }
+    }
+
+    /** The note for a segment log with {@code links} > 1 links, or null. */
+    public static String note(int links) {
+        if (links <= 1) {
+            return null;
+        }
+        return links + " hard links: the prepare WAL retains this inode (prepares-*/segment-*.log, METADATA 6.7); "
+                + "truncating it in place also shortens the WAL's copy";
+    }
+
+    /** True for {@code <start>.log.tmp}, the WAL's relinking name. */
+    public static boolean isRelinkName(String name) {
+        return name.endsWith(".log.tmp");
+    }
+}
