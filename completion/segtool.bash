@@ -885,12 +885,18 @@ function _picocli_segtool_doctor() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
+    '--durability')
+      local IFS=$'\n'
+      COMPREPLY=( $( compReplyArray "${persistedreplicated_option_args[@]}" ) )
+      return $?
+      ;;
     '--partition-id')
       return
       ;;
