@@ -931,14 +931,20 @@ function _picocli_segtool_compare() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--max-concurrency' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--max-concurrency' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
     '--max-concurrency')
       return
+      ;;
+    '--durability')
+      local IFS=$'\n'
+      COMPREPLY=( $( compReplyArray "${persistedreplicated_option_args[@]}" ) )
+      return $?
       ;;
     '--partition-id')
       return
@@ -967,8 +973,9 @@ function _picocli_segtool_collect() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'-o' '--output' '--node' '--max-concurrency' '--max-read-rate' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'-o' '--output' '--node' '--max-concurrency' '--max-read-rate' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
 
@@ -987,6 +994,11 @@ function _picocli_segtool_collect() {
       ;;
     '--max-read-rate')
       return
+      ;;
+    '--durability')
+      local IFS=$'\n'
+      COMPREPLY=( $( compReplyArray "${persistedreplicated_option_args[@]}" ) )
+      return $?
       ;;
     '--partition-id')
       return
@@ -1052,8 +1064,9 @@ function _picocli_segtool_apply() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--apply' '--force' '--enforce-fsync' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--plan' '--donor-dir' '--node' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local flag_opts="'--apply' '--force' '--enforce-fsync' '--override-durability' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--plan' '--donor-dir' '--node' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
 
@@ -1072,6 +1085,11 @@ function _picocli_segtool_apply() {
       ;;
     '--node')
       return
+      ;;
+    '--durability')
+      local IFS=$'\n'
+      COMPREPLY=( $( compReplyArray "${persistedreplicated_option_args[@]}" ) )
+      return $?
       ;;
     '--partition-id')
       return
