@@ -838,7 +838,7 @@ public final class Applier {
             transfer(in, offset, length, out, 0);
             step("force " + copy);
             out.force(true);
-            long expected = Hashing.range(in, offset, length);
+            long expected = Hashing.range(in, source, offset, length);
             long actual = Hashing.range(copy, 0, length);
             if (expected != actual) {
                 throw new IOException(copy + ": copy of " + source + " [" + offset + ", " + (offset + length)

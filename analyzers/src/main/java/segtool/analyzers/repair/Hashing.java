@@ -2,12 +2,11 @@ package segtool.analyzers.repair;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import segtool.formats.hash.Xxh3;
-import segtool.formats.io.Unmapper;
+import segtool.formats.io.MappedRange;
 
 /**
  * XXH3-64 of a byte range of a file. The hash cannot be computed in pieces, so a range is read whole: small ranges
@@ -23,16 +22,17 @@ public final class Hashing {
 
     public static long range(Path file, long offset, long length) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            return range(ch, offset, length);
+            return range(ch, file, offset, length);
         }
     }
 
-    public static long range(FileChannel ch, long offset, long length) throws IOException {
+    /** As {@link #range(Path, long, long)} on an open channel of {@code file}. */
+    public static long range(FileChannel ch, Path file, long offset, long length) throws IOException {
         if (length < 0 || length > MAX_RANGE) {
             throw new IllegalArgumentException("range of " + length + " bytes");
         }
         if (offset + length > ch.size()) {
-            throw new IOException("range [" + offset + ", " + (offset + length) + ") runs past the end ("
+            throw new IOException(file + ": range [" + offset + ", " + (offset + length) + ") runs past the end ("
                     + ch.size() + " bytes)");
         }
         if (length <= HEAP_LIMIT) {
@@ -40,17 +40,13 @@ public final class Hashing {
             while (b.hasRemaining()) {
                 int n = ch.read(b, offset + b.position());
                 if (n < 0) {
-                    throw new IOException("file shrank while being hashed");
+                    throw new IOException(file + " @ " + (offset + b.position()) + ": the file shrank while it was "
+                            + "hashed");
                 }
             }
             return Xxh3.hash(b.array(), 0, (int) length);
         }
-        MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_ONLY, offset, length);
-        try {
-            return Xxh3.hash(m, 0, (int) length);
-        } finally {
-            Unmapper.unmap(m);
-        }
+        return MappedRange.read(ch, file, offset, length, m -> Xxh3.hash(m, 0, (int) length));
     }
 
     public static String hex(long h) {

@@ -3,7 +3,6 @@ package segtool.formats.io;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -133,18 +132,6 @@ public final class SegmentChannel implements Closeable {
         return windowStart + windowLength;
     }
 
-    /** Maps {@code [pos, pos + len)} read-only, for ranges wider than the window. */
-    public MappedByteBuffer map(long pos, long len) throws IOException {
-        if (pos < 0 || len < 0 || pos > size || len > size - pos || len > Integer.MAX_VALUE || channel == null) {
-            throw new IllegalArgumentException(path + ": cannot map " + pos + "+" + len);
-        }
-        try {
-            return channel.map(FileChannel.MapMode.READ_ONLY, pos, len);
-        } catch (IOException e) {
-            throw new IOException(path + " @ " + pos + ": map failed: " + e.getMessage(), e);
-        }
-    }
-
     /** Reads a range held in one buffer, from {@link #withRange}. */
     @FunctionalInterface
     public interface RangeReader<T> {
@@ -153,7 +140,8 @@ public final class SegmentChannel implements Closeable {
 
     /**
      * Hands {@code [pos, pos + len)} to {@code reader} in one buffer: the window when the range fits it, otherwise a
-     * read-only mapping that is unmapped as soon as the reader returns, so the reader must not keep the buffer.
+     * read-only mapping ({@link MappedRange}) that is unmapped as soon as the reader returns, so the reader must not
+     * keep the buffer; an I/O error under the mapping (a concurrent truncate) is a {@link MappedRange.Fault}.
      * Either way {@code len} sizes no heap. Requires {@code pos + len <= size()} and {@code len <= 2^31-1}.
      */
     public <T> T withRange(long pos, long len, RangeReader<T> reader) throws IOException {
@@ -161,12 +149,10 @@ public final class SegmentChannel implements Closeable {
             int at = at(pos, (int) len);
             return reader.read(window, at);
         }
-        MappedByteBuffer mapped = map(pos, len);
-        try {
-            return reader.read(mapped, 0);
-        } finally {
-            Unmapper.unmap(mapped);
+        if (pos < 0 || len < 0 || pos > size || len > size - pos || len > Integer.MAX_VALUE || channel == null) {
+            throw new IllegalArgumentException(path + ": cannot map " + pos + "+" + len);
         }
+        return MappedRange.read(channel, path, pos, len, b -> reader.read(b, 0));
     }
 
     /** Copies {@code len <= capacity()} bytes starting at {@code pos} into a fresh array (for small displays). */

@@ -3,14 +3,12 @@ package segtool.formats.log;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import segtool.formats.hash.Xxh3;
 import segtool.formats.io.TempDirectory;
-import segtool.formats.io.Unmapper;
 
 /**
  * The batch-checksum input (F 2.5): 44 bytes of header meta, then each frame's stored 8-byte checksum. XXH3 here
@@ -83,12 +81,7 @@ final class Cover implements AutoCloseable {
             return Xxh3.hash(heap.array(), 0, heap.position());
         }
         flushToSpill();
-        MappedByteBuffer mapped = spill.map(FileChannel.MapMode.READ_ONLY, 0, spilled);
-        try {
-            return Xxh3.hash(mapped, 0, (int) spilled);
-        } finally {
-            Unmapper.unmap(mapped);
-        }
+        return segtool.formats.io.MappedRange.read(spill, spillPath, 0, spilled, b -> Xxh3.hash(b, 0, (int) spilled));
     }
 
     @Override

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -111,11 +110,11 @@ class SegmentChannelTest {
             assertThrows(IllegalArgumentException.class, () -> ch.at(0, -1));
             assertThrows(IllegalArgumentException.class, () -> ch.at(Long.MAX_VALUE, 2));
             assertThrows(IllegalArgumentException.class, () -> ch.read(95, 6));
-            assertThrows(IllegalArgumentException.class, () -> ch.map(-1, 1));
-            assertThrows(IllegalArgumentException.class, () -> ch.map(0, 101));
-            assertThrows(IllegalArgumentException.class, () -> ch.map(0, -1));
-            assertThrows(IllegalArgumentException.class, () -> ch.map(Long.MAX_VALUE, 2));
-            assertThrows(IllegalArgumentException.class, () -> ch.map(101, 0));
+            assertThrows(IllegalArgumentException.class, () -> ch.withRange(-1, 1, (b, at) -> null));
+            assertThrows(IllegalArgumentException.class, () -> ch.withRange(0, 101, (b, at) -> null));
+            assertThrows(IllegalArgumentException.class, () -> ch.withRange(0, -1, (b, at) -> null));
+            assertThrows(IllegalArgumentException.class, () -> ch.withRange(Long.MAX_VALUE, 2, (b, at) -> null));
+            assertThrows(IllegalArgumentException.class, () -> ch.withRange(101, 0, (b, at) -> null));
         }
     }
 
@@ -153,18 +152,16 @@ class SegmentChannelTest {
     }
 
     @Test
-    void map_servesRangesWiderThanTheWindow() throws IOException {
+    void aMapping_servesRangesWiderThanTheWindow() throws IOException {
         Path file = patterned(1000);
         try (SegmentChannel ch = SegmentChannel.open(file, WINDOW)) {
-            MappedByteBuffer m = ch.map(10, 900);
-            try {
-                byte[] got = new byte[900];
-                m.get(0, got, 0, 900);
-                byte[] all = Files.readAllBytes(file);
-                assertArrayEquals(Arrays.copyOfRange(all, 10, 910), got);
-            } finally {
-                Unmapper.unmap(m);
-            }
+            byte[] got = ch.withRange(10, 900, (m, at) -> {
+                byte[] out = new byte[900];
+                m.get(at, out, 0, 900);
+                return out;
+            });
+            byte[] all = Files.readAllBytes(file);
+            assertArrayEquals(Arrays.copyOfRange(all, 10, 910), got);
         }
     }
 
@@ -208,7 +205,7 @@ class SegmentChannelTest {
             assertEquals(256, ch.capacity(), "room for a header, so a cursor accepts it");
             assertEquals(0, ch.read(0, 0).length);
             assertThrows(IllegalArgumentException.class, () -> ch.at(0, 1));
-            assertThrows(IllegalArgumentException.class, () -> ch.map(0, 0));
+            assertThrows(IllegalArgumentException.class, () -> ch.withRange(0, 257, (b, at) -> null));
         }
         assertFalse(Files.exists(missing), "nothing was created");
     }
