@@ -245,6 +245,7 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
     }
 
     private static String anchor(Path p) throws IOException {
+        segtool.formats.io.RegularFile.require(p);
         if (Files.size(p) > AnchorRecord.LENGTH) {
             return "anchor of " + Files.size(p) + " bytes: not 40, proves nothing";
         }

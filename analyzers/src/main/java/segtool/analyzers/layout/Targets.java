@@ -43,7 +43,7 @@ public record Targets(Kind kind, Path path, List<PartitionPath> partitions, Long
             return new Targets(Kind.SEGMENT, path, List.of(PartitionPath.of(dir)), start);
         }
         if (!Files.isDirectory(path)) {
-            throw new NotATarget(path + ": not a regular file or directory");
+            throw new NotATarget(segtool.formats.io.RegularFile.refusal(path));
         }
         Path streams = path.resolve(PartitionPath.STREAMS);
         if (Files.isDirectory(streams)) {

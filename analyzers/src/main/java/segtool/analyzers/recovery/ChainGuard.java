@@ -42,12 +42,15 @@ public final class ChainGuard {
      */
     public static AnchorRecord readAnchor(Path p) throws IOException {
         try {
+            segtool.formats.io.RegularFile.require(p);
             if (Files.size(p) != AnchorRecord.LENGTH) {
                 return null;
             }
             return AnchorRecord.decode(Files.readAllBytes(p));
         } catch (NoSuchFileException missing) {
             return null;
+        } catch (segtool.formats.io.RegularFile.NotRegular special) {
+            throw special;
         } catch (IOException e) {
             throw IoFailure.raise(p, IoFailure.READ, e);
         }

@@ -211,15 +211,21 @@ final class PassA {
         seg.entries = seg.indexLength / IndexEntry.LENGTH;
     }
 
-    /** Length of a file as the server stats it; swept or missing files read as 0. */
+    /**
+     * Length of a file as the server stats it; swept or missing files read as 0. A FIFO, device or socket under a
+     * segment's name is refused (an I/O error), never opened.
+     */
     private long length(Path p) throws IOException {
         if (sweep.deletes(p)) {
             return 0;
         }
         try {
+            segtool.formats.io.RegularFile.require(p);
             return Files.size(p);
         } catch (NoSuchFileException missing) {
             return 0;
+        } catch (segtool.formats.io.RegularFile.NotRegular special) {
+            throw special;
         } catch (IOException e) {
             throw IoFailure.raise(p, IoFailure.STAT, e);
         }

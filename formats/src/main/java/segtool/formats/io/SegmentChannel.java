@@ -45,11 +45,15 @@ public final class SegmentChannel implements Closeable {
         return open(path, windowCapacity, Long.MAX_VALUE);
     }
 
-    /** Views only the first {@code limit} bytes (the WAL-checkpoint variant judges a prefix). */
+    /**
+     * Views only the first {@code limit} bytes (the WAL-checkpoint variant judges a prefix). A name that is not a
+     * regular file (a FIFO, device or socket) is refused before anything is opened ({@link RegularFile.NotRegular}).
+     */
     public static SegmentChannel open(Path path, int windowCapacity, long limit) throws IOException {
         if (limit < 0) {
             throw new IllegalArgumentException(path + ": negative limit " + limit);
         }
+        RegularFile.require(path);
         FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
         try {
             return new SegmentChannel(path, channel, Math.min(limit, channel.size()), windowCapacity);

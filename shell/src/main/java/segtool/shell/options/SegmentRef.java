@@ -72,6 +72,9 @@ public record SegmentRef(PartitionPath partition, long start, Path log, Path ind
         if (start != null && parent != null && Files.isDirectory(parent)) {
             return of(parent, start);
         }
+        if (Files.exists(arg, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw new Targets.NotATarget(segtool.formats.io.RegularFile.refusal(arg));
+        }
         throw new Targets.NotATarget(arg + ": no such file or directory");
     }
 
