@@ -118,6 +118,23 @@ class ApplySafetyTest {
     }
 
     @Test
+    void aQuarantineNameTakenByASymlink_isNeverFollowed() throws Exception {
+        PartitionPath p = composite(tmp);
+        java.time.Instant now = java.time.Instant.parse("2026-01-02T03:04:05.678Z");
+        java.time.Clock clock = java.time.Clock.fixed(now, java.time.ZoneOffset.UTC);
+        Path planted = Files.createDirectories(tmp.resolve("planted"));
+        Path link = Files.createSymbolicLink(Quarantine.directoryFor(p.directory(), now, 0), planted);
+        Repairer.Outcome o = new Repairer(FixpointTest.ENGINE, ServerGuard.Report::idle,
+                new Applier(StepHook.NONE, "test", clock), x -> true).repair(p, false, true, false);
+        assertEquals(0, o.exitCode(), () -> o.error() + " " + o.notes());
+        assertEquals(Quarantine.directoryFor(p.directory(), now, 1), o.quarantine());
+        assertTrue(Files.isSymbolicLink(link));
+        try (Stream<Path> s = Files.list(planted)) {
+            assertEquals(0, s.count(), "nothing written through the link");
+        }
+    }
+
+    @Test
     void aSymlinkNamedLikeAQuarantine_isNotFollowed() throws Exception {
         PartitionPath p = composite(tmp);
         Path planted = Files.createDirectories(tmp.resolve("planted"));
