@@ -92,7 +92,7 @@ public final class Salvager {
     /** What one source gave. */
     public record SourceResult(Source source, long bytes, long batches, long unverified, long messages,
                                OffsetRanges offsets, List<ByteRange> lost, List<ByteRange> unexamined,
-                               LogScan.Stats stats, Long indexClaim, long chainBatches) {
+                               LogScan.Stats stats, Long indexClaim, long chainBatches, OffsetRanges pastDamage) {
         /** True when every byte of the source belongs to a record that verifies. */
         public boolean intact() {
             return lost.isEmpty() && unexamined.isEmpty();
@@ -355,6 +355,7 @@ public final class Salvager {
     private SourceResult scan(long partitionId, Source s, RecordVerifier verifier, Writer writer,
                               OffsetRanges unverifiedOffsets, long[] totals) throws IOException {
         OffsetRanges offsets = new OffsetRanges();
+        OffsetRanges pastDamage = new OffsetRanges();
         List<ByteRange> lost = new ArrayList<>();
         List<ByteRange> unexamined = new ArrayList<>();
         long[] counts = new long[4];
@@ -384,6 +385,9 @@ public final class Salvager {
                         counts[3] += where == Location.CHAIN ? 1 : 0;
                         if (h.messageCount() > 0 && ours) {
                             offsets.add(h.baseOffset(), h.endOffset());
+                            if (where == Location.PAST_DAMAGE) {
+                                pastDamage.add(h.baseOffset(), h.endOffset());
+                            }
                         }
                     } else {
                         counts[1]++;
@@ -418,7 +422,7 @@ public final class Salvager {
                     .run(s.kind() == Source.Kind.SEGMENT, options.includeUnverified(), sink);
             return new SourceResult(s, log.size(), counts[0], counts[1], counts[2], offsets, List.copyOf(lost),
                     List.copyOf(unexamined), stats, s.kind() == Source.Kind.QUARANTINE ? null : indexClaim(s),
-                    counts[3]);
+                    counts[3], pastDamage);
         }
     }
 

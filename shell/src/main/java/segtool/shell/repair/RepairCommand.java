@@ -78,6 +78,10 @@ public final class RepairCommand implements Callable<Integer> {
             for (Repairer.Outcome o : outcomes) {
                 if (!output.quiet || o.exitCode() != 0 || partitions.size() == 1) {
                     RepairText.outcome(out, o, name(o.partition()), output.quiet);
+                    if (o.status() == Repairer.Status.REFUSED && !output.quiet) {
+                        segtool.shell.render.LossText.print(out, segtool.analyzers.salvage.AtStake.survey(o.before(),
+                                verdict.maxMessageSizeUpper + 256), o.before(), "  ", 0);
+                    }
                 }
             }
             if (partitions.isEmpty()) {
