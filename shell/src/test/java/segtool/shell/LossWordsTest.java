@@ -27,7 +27,7 @@ class LossWordsTest {
         assertEquals(2, r.exit(), r.toString());
         inOrder(r.out(), "At stake:", "offsets 1..3 are missing between segment 0 and segment 4.",
                 "Options, least loss first:", "1. Restore from a replica or a backup that holds offsets 1..3",
-                "2. Salvage, then accept the loss:", "move the segments from segment 4 on aside; 363 B and offset 4 "
+                "2. Salvage, then accept the loss", "move the segments from segment 4 on aside; 363 B and offset 4 "
                         + "leave the live partition", "3. Leave it to the server:", "recoverable_bytes = 678");
     }
 

@@ -18,10 +18,13 @@ public final class LossText {
     private LossText() {
     }
 
-    /** Prints the lines under {@code indent}, each wrapped to {@code width} columns (0: not wrapped). */
+    /**
+     * Prints the lines under {@code indent}, each wrapped to {@code width} columns (0: not wrapped); a command line
+     * ({@code $ ...}) is never wrapped, so what follows wraps the same whatever the path's length.
+     */
     public static void print(PrintWriter w, AtStake s, PartitionReport r, String indent, int width) {
         for (String line : lines(s, r)) {
-            if (width <= 0) {
+            if (width <= 0 || line.stripLeading().startsWith("$ ")) {
                 w.println(indent + line);
                 continue;
             }
@@ -81,8 +84,9 @@ public final class LossText {
         String lostWords = words(lost);
         out.add("  1. Restore from a replica or a backup that holds " + (lost.isEmpty() ? "this partition"
                 : lostWords) + ": nothing is lost.");
-        out.add("  2. Salvage, then accept the loss: segtool salvage " + r.partition.directory() + " -o OUT "
-                + "--format ndjson keeps every record that verifies (" + words(s.salvageable()) + ") with its "
+        out.add("  2. Salvage, then accept the loss; salvage keeps every record that verifies:");
+        out.add("       $ segtool salvage " + r.partition.directory() + " -o OUT --format ndjson");
+        out.add("     The archive holds " + words(s.salvageable()) + " with their "
                 + "original bytes. " + cut(s) + " " + (lost.isEmpty() ? "Nothing else is lost" : "Lost for good: "
                 + lostWords) + ". After it the server gives every offset above the last one it keeps to new "
                 + "messages again; a producer can replay the archive's messages.ndjson under new offsets. (segtool "
