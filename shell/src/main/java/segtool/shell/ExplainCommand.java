@@ -88,11 +88,11 @@ public final class ExplainCommand implements Callable<Integer> {
         List<Explainer.PartitionStory> stories = new ArrayList<>();
         final Long wanted = filter;
         for (PartitionReport r : judged.reports()) {
-            if (wanted != null && r.segments.stream().noneMatch(s -> s.start == wanted)) {
-                throw new Targets.NotATarget(r.partition.directory() + ": no segment " + U64.str(wanted));
+            if (wanted != null && r.segments().stream().noneMatch(s -> s.start() == wanted)) {
+                throw new Targets.NotATarget(r.partition().directory() + ": no segment " + U64.str(wanted));
             }
-            boolean brief = dataDir && ExitCode.of(r) == ExitCode.CLEAN && r.otherMode != null
-                    && ExitCode.of(r.otherMode) == ExitCode.CLEAN;
+            boolean brief = dataDir && ExitCode.of(r) == ExitCode.CLEAN && r.otherMode() != null
+                    && ExitCode.of(r.otherMode()) == ExitCode.CLEAN;
             stories.add(brief ? null : explainer.explain(r, engine.regions(r), filter));
         }
         int exit = judged.exitCode(filter);
@@ -109,7 +109,7 @@ public final class ExplainCommand implements Callable<Integer> {
         for (int i = 0; i < stories.size(); i++) {
             PartitionReport r = judged.reports().get(i);
             if (stories.get(i) == null) {
-                out.println(r.partition.directory() + ": clean in both modes ("
+                out.println(r.partition().directory() + ": clean in both modes ("
                         + judged.inputs().get(i).durability().text() + ")");
                 continue;
             }
@@ -140,12 +140,12 @@ public final class ExplainCommand implements Callable<Integer> {
                 continue;
             }
             facts(p.putArray("facts"), story.facts());
-            if (story.report().otherMode != null) {
-                p.set("other_mode_report", ScanJson.partition(story.report().otherMode));
+            if (story.report().otherMode() != null) {
+                p.set("other_mode_report", ScanJson.partition(story.report().otherMode()));
             }
             ArrayNode segs = (ArrayNode) p.get("segments");
             for (Explainer.SegmentStory s : story.segments()) {
-                int at = story.report().segments.indexOf(s.segment());
+                int at = story.report().segments().indexOf(s.segment());
                 ObjectNode seg = (ObjectNode) segs.get(at);
                 ArrayNode map = seg.putArray("map");
                 for (SegmentMap.Span span : s.map()) {

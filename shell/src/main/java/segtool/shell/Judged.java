@@ -81,10 +81,7 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
                 if (in.judgeable()) {
                     reports.add(judged.get(k++));
                 } else {
-                    PartitionReport r = new PartitionReport(in.partition(), false);
-                    r.outcome = PartitionReport.Outcome.IO_ERROR;
-                    r.ioError = in.refusalLine();
-                    reports.add(r);
+                    reports.add(PartitionReport.notJudged(in.partition(), false, in.refusalLine()));
                 }
             }
             String shown = path != null ? path : String.valueOf(ShellSession.of(spec).openPath());

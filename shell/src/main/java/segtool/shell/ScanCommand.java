@@ -91,12 +91,12 @@ public final class ScanCommand implements Callable<Integer> {
             inputs.put(rows.get(i), judged.inputs().get(i));
         }
         rows.sort(Comparator.comparingInt(PartitionReport::severity).reversed()
-                .thenComparing(r -> r.partition.directory().toString()));
+                .thenComparing(r -> r.partition().directory().toString()));
         return AsciiTable.getTable(AsciiTable.BASIC_ASCII_NO_DATA_SEPARATORS, rows, List.of(
                 new Column().header("PARTITION").dataAlign(HorizontalAlign.LEFT).with(r -> Verdicts.name(r, base)),
-                new Column().header("OUTCOME").dataAlign(HorizontalAlign.LEFT).with(r -> r.outcome.json()),
+                new Column().header("OUTCOME").dataAlign(HorizontalAlign.LEFT).with(r -> r.outcome().json()),
                 new Column().header("SEGMENTS").dataAlign(HorizontalAlign.RIGHT)
-                        .with(r -> Integer.toString(r.segments.size())),
+                        .with(r -> Integer.toString(r.segments().size())),
                 new Column().header("INPUTS").dataAlign(HorizontalAlign.LEFT).maxWidth(110)
                         .with(r -> Inputs.cell(inputs.get(r))),
                 new Column().header("VERDICT").dataAlign(HorizontalAlign.LEFT).maxWidth(90)
@@ -107,34 +107,35 @@ public final class ScanCommand implements Callable<Integer> {
         List<String[]> rows = new ArrayList<>();
         List<SegmentReport> segs = new ArrayList<>();
         for (PartitionReport r : judged.reports()) {
-            for (SegmentReport s : r.segments) {
-                if (judged.targets().segment() == null || judged.targets().segment() == s.start) {
+            for (SegmentReport s : r.segments()) {
+                if (judged.targets().segment() == null || judged.targets().segment() == s.start()) {
                     segs.add(s);
                 }
             }
         }
-        segs.sort(Comparator.comparingInt((SegmentReport s) -> rank(s.status)).reversed()
-                .thenComparing(s -> s.start, Long::compareUnsigned));
+        segs.sort(Comparator.comparingInt((SegmentReport s) -> rank(s.status())).reversed()
+                .thenComparing(s -> s.start(), Long::compareUnsigned));
         return AsciiTable.getTable(AsciiTable.BASIC_ASCII_NO_DATA_SEPARATORS, segs, List.of(
-                new Column().header("SEGMENT").dataAlign(HorizontalAlign.RIGHT).with(s -> Verdicts.u64(s.start)),
-                new Column().header("STATUS").dataAlign(HorizontalAlign.LEFT).with(s -> s.status.json()),
-                new Column().header("LOG BYTES").dataAlign(HorizontalAlign.RIGHT).with(s -> Verdicts.u64(s.logLength)),
+                new Column().header("SEGMENT").dataAlign(HorizontalAlign.RIGHT).with(s -> Verdicts.u64(s.start())),
+                new Column().header("STATUS").dataAlign(HorizontalAlign.LEFT).with(s -> s.status().json()),
+                new Column().header("LOG BYTES").dataAlign(HorizontalAlign.RIGHT)
+                        .with(s -> Verdicts.u64(s.logLength())),
                 new Column().header("KEPT").dataAlign(HorizontalAlign.RIGHT).with(s -> s.hasBounds()
-                        ? Verdicts.u64(s.size) : "-"),
+                        ? Verdicts.u64(s.size()) : "-"),
                 new Column().header("END OFFSET").dataAlign(HorizontalAlign.RIGHT).with(s -> s.hasBounds()
-                        ? Verdicts.u64(s.endOffset) : "-"),
-                new Column().header("INDEX").dataAlign(HorizontalAlign.RIGHT).with(s -> s.entries + (s.hasBounds()
-                        ? " -> " + s.indexSize / 24 : "")),
+                        ? Verdicts.u64(s.endOffset()) : "-"),
+                new Column().header("INDEX").dataAlign(HorizontalAlign.RIGHT).with(s -> s.entries() + (s.hasBounds()
+                        ? " -> " + s.indexSize() / 24 : "")),
                 new Column().header("PLAN").dataAlign(HorizontalAlign.LEFT).maxWidth(60).with(ScanCommand::plan)));
     }
 
 
     private static String plan(SegmentReport s) {
-        if (s.refusal != null) {
-            return s.refusal.variant().name();
+        if (s.refusal() != null) {
+            return s.refusal().variant().name();
         }
         List<String> ops = new ArrayList<>();
-        s.operations.forEach(op -> ops.add(op.kind()));
+        s.operations().forEach(op -> ops.add(op.kind()));
         return ops.isEmpty() ? "-" : String.join(", ", ops);
     }
 

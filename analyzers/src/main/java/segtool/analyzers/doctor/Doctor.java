@@ -14,7 +14,6 @@ import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.PlannedOp;
 import segtool.analyzers.recovery.RecoveryEngine;
-import segtool.analyzers.recovery.SegmentReport;
 import segtool.analyzers.repair.Manifest;
 import segtool.analyzers.repair.Quarantine;
 import segtool.analyzers.repair.QuarantineEntry;
@@ -70,7 +69,7 @@ public final class Doctor {
         List<Path> quarantines = Quarantine.of(dir);
         Salvager.Result survey = null;
         List<String> problems = new ArrayList<>();
-        if (r.outcome == PartitionReport.Outcome.REFUSED || !fences.isEmpty()) {
+        if (r.outcome() == PartitionReport.Outcome.REFUSED || !fences.isEmpty()) {
             try {
                 survey = new Salvager(Salvager.Options.defaults("doctor")
                         .withMaxBatchBytes(engine.options().maxBatchBytes())).survey(p, problems);
@@ -81,12 +80,12 @@ public final class Doctor {
         }
         String salvageTo = quote("./salvage-s" + id(p.streamId()) + "-t" + id(p.topicId()) + "-p"
                 + id(p.partitionId()));
-        switch (r.outcome) {
+        switch (r.outcome()) {
             case REFUSED -> {
                 Map<String, Object> d = new LinkedHashMap<>();
-                d.put("variant", r.refusal.variant().name());
-                d.put("segment_start_offset", r.refusal.segmentStart());
-                d.put("fields", new LinkedHashMap<>(r.refusal.fields()));
+                d.put("variant", r.refusal().variant().name());
+                d.put("segment_start_offset", r.refusal().segmentStart());
+                d.put("fields", new LinkedHashMap<>(r.refusal().fields()));
                 if (survey != null) {
                     d.put("salvageable_offsets", ranges(survey.archived()));
                     d.put("lost_offsets", ranges(survey.lost()));
@@ -97,7 +96,7 @@ public final class Doctor {
                         segtool + " repair " + q + mode)));
             }
             case IO_ERROR -> out.add(new Finding(Finding.Kind.UNREADABLE_PARTITION, dir, dir,
-                    Map.of("error", r.ioError), List.of(segtool + " scan " + q + mode + " --debug")));
+                    Map.of("error", r.ioError()), List.of(segtool + " scan " + q + mode + " --debug")));
             default -> {
                 List<String> ops = new ArrayList<>();
                 for (PlannedOp op : r.operations()) {
@@ -111,17 +110,11 @@ public final class Doctor {
                 }
             }
         }
-        for (PlannedOp.Delete del : r.swept) {
+        for (PlannedOp.Delete del : r.swept()) {
             out.add(new Finding(Finding.Kind.SCRATCH_FILE, dir, del.path().toAbsolutePath().normalize(),
                     Map.of("reason", del.reason(), "bytes", size(del.path())),
                     List.of(segtool + " repair " + q + mode + " --apply   # the sweep quarantines it, as the next "
                             + "boot would delete it")));
-        }
-        for (SegmentReport s : r.segments) {
-            if (s.stemWarning != null) {
-                out.add(new Finding(Finding.Kind.NON_CANONICAL_NAME, dir, s.log.toAbsolutePath().normalize(),
-                        Map.of("warning", s.stemWarning), List.of(segtool + " segments " + q)));
-            }
         }
         for (Path fence : fences) {
             out.add(fence(dir, fence, survey, q, salvageTo, mode));

@@ -88,7 +88,7 @@ public final class ExitCode {
      * byte changes (the plan may still list the server's re-install of an identical index, RECOVERY 7.2).
      */
     public static int of(PartitionReport r) {
-        switch (r.outcome) {
+        switch (r.outcome()) {
             case IO_ERROR:
                 return IO_ERROR;
             case REFUSED:
@@ -104,11 +104,11 @@ public final class ExitCode {
      * {@code segments == null} means the whole partition.
      */
     public static int of(PartitionReport r, LongPredicate segments) {
-        if (segments == null || r.outcome != PartitionReport.Outcome.ACCEPTED) {
+        if (segments == null || r.outcome() != PartitionReport.Outcome.ACCEPTED) {
             return of(r);
         }
-        for (SegmentReport s : r.segments) {
-            if (segments.test(s.start) && s.changesFiles()) {
+        for (SegmentReport s : r.segments()) {
+            if (segments.test(s.start()) && s.changesFiles()) {
                 return CHANGES;
             }
         }

@@ -71,6 +71,14 @@ public final class Budget {
                 budget.limitUnits(), budget.spentVerify(), budget.limitVerify());
     }
 
+    /** The four counters as they stand now (RECOVERY 2.4). */
+    public record Counters(long limitUnits, long spentUnits, long limitVerify, long spentVerify) {
+    }
+
+    public Counters counters() {
+        return new Counters(limitUnits, spentUnits, limitVerify, spentVerify);
+    }
+
     public Budget copy() {
         Budget b = new Budget();
         b.limitUnits = limitUnits;

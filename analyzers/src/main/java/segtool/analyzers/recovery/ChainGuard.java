@@ -56,17 +56,21 @@ public final class ChainGuard {
         }
     }
 
-    /** Runs pass B over {@code report}'s segments; anchors the sweep deletes read as missing. */
-    static void run(PartitionReport report, Path dir, Sweep sweep) throws IOException, Refusal.Raised {
-        List<SegmentReport> segments = report.segments;
+    /** RECOVERY 5 step 1: the sum of the planned sizes, the tail included (saturating). */
+    static long recoverableBytes(List<SegmentDraft> segments) {
         long recoverable = 0;
-        for (SegmentReport s : segments) {
+        for (SegmentDraft s : segments) {
             recoverable = U64.addSat(recoverable, s.size);
         }
-        report.recoverableBytes = recoverable;
+        return recoverable;
+    }
+
+    /** Runs pass B over the planned segments; anchors the sweep deletes read as missing. */
+    static void run(List<SegmentDraft> segments, long recoverable, Path dir, Sweep sweep)
+            throws IOException, Refusal.Raised {
         for (int i = 1; i < segments.size(); i++) {
-            SegmentReport prev = segments.get(i - 1);
-            SegmentReport next = segments.get(i);
+            SegmentDraft prev = segments.get(i - 1);
+            SegmentDraft next = segments.get(i);
             if (prev.size == 0) {
                 throw refused(prev, new Refusal.EmptyNonTailSegment(prev.start, next.start, recoverable));
             }
@@ -92,7 +96,7 @@ public final class ChainGuard {
      * Marks the segment a chain refusal is about: the empty one, or the later one of the pair. By position, not by
      * start offset, which duplicate start offsets (RECOVERY 3) make ambiguous.
      */
-    private static Refusal.Raised refused(SegmentReport seg, Refusal refusal) {
+    private static Refusal.Raised refused(SegmentDraft seg, Refusal refusal) {
         seg.status = SegmentReport.Status.REFUSED;
         seg.refusal = refusal;
         return new Refusal.Raised(refusal);

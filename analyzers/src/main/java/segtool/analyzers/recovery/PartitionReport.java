@@ -6,11 +6,17 @@ import segtool.analyzers.exit.ExitCode;
 import segtool.formats.naming.PartitionPath;
 
 /**
- * The verdict for one partition under one {@code enforce_fsync} value: accepted, refused (with the refusal), or an
- * I/O error that prevented a verdict; the sweep's deletions; one report per segment in ascending order; and the
- * chain guard's {@code recoverable_bytes}.
+ * The verdict for one partition under one {@code enforce_fsync} value, as an immutable value: accepted, refused
+ * (with the refusal), or an I/O error that prevented a verdict ({@link Outcome}; {@code ioFailure} names its path,
+ * operation and OS reason, and {@code ioError} is its one line); the sweep's deletions and warnings;
+ * one report per segment in ascending order; the chain guard's {@code recoverable_bytes}; the shared budget's
+ * counters at the end of the load; and, when asked for, the verdict under the other mode.
  */
-public final class PartitionReport {
+public record PartitionReport(PartitionPath partition, boolean durable, Outcome outcome, Refusal refusal,
+                              String ioError, IoFailure ioFailure, List<PlannedOp.Delete> swept, List<SegmentReport> segments,
+                              List<String> warnings, long recoverableBytes, Budget.Counters budget,
+                              PartitionReport otherMode) {
+    /** The typed outcome of a partition load; exit codes are derived from it (analyzers' ExitCode). */
     public enum Outcome {
         ACCEPTED, REFUSED, IO_ERROR;
 
@@ -19,31 +25,32 @@ public final class PartitionReport {
         }
     }
 
-    public final PartitionPath partition;
-    public final boolean durable;
-    public Outcome outcome = Outcome.ACCEPTED;
-    public Refusal refusal;
-    public String ioError;
-    /** For {@code IO_ERROR}: the path, the operation and the OS reason ({@link #ioError} is its one line). */
-    public IoFailure ioFailure;
-    public final List<PlannedOp.Delete> swept = new ArrayList<>();
-    public final List<SegmentReport> segments = new ArrayList<>();
-    public final List<String> warnings = new ArrayList<>();
-    public long recoverableBytes;
-    public Budget budget;
-    /** The verdict under the other {@code enforce_fsync} value, when asked for. */
-    public PartitionReport otherMode;
+    public PartitionReport {
+        swept = List.copyOf(swept);
+        segments = List.copyOf(segments);
+        warnings = List.copyOf(warnings);
+    }
 
-    public PartitionReport(PartitionPath partition, boolean durable) {
-        this.partition = partition;
-        this.durable = durable;
+    /**
+     * A partition that could not be judged at all (its inputs refused, e.g. metadata): an {@code IO_ERROR} with
+     * {@code line} as its one line, no segments and no budget.
+     */
+    public static PartitionReport notJudged(PartitionPath partition, boolean durable, String line) {
+        return new PartitionReport(partition, durable, Outcome.IO_ERROR, null, line, null, List.of(), List.of(),
+                List.of(), 0, null, null);
+    }
+
+    /** This verdict with {@code other}, the verdict under the other {@code enforce_fsync}, attached. */
+    public PartitionReport withOtherMode(PartitionReport other) {
+        return new PartitionReport(partition, durable, outcome, refusal, ioError, ioFailure, swept, segments,
+                warnings, recoverableBytes, budget, other);
     }
 
     /** Every planned operation in execution order: sweep deletions, staging writes, then pass C per segment. */
     public List<PlannedOp> operations() {
         List<PlannedOp> all = new ArrayList<>(swept);
         for (SegmentReport s : segments) {
-            for (PlannedOp op : s.operations) {
+            for (PlannedOp op : s.operations()) {
                 if (op instanceof PlannedOp.StageIndex) {
                     all.add(op);
                 }
@@ -51,7 +58,7 @@ public final class PartitionReport {
         }
         if (outcome == Outcome.ACCEPTED) {
             for (SegmentReport s : segments) {
-                for (PlannedOp op : s.operations) {
+                for (PlannedOp op : s.operations()) {
                     if (!(op instanceof PlannedOp.StageIndex)) {
                         all.add(op);
                     }

@@ -32,7 +32,7 @@ final class PassA {
     }
 
     /** One segment of the partition, 4.1 to 4.10. */
-    void judge(SegmentReport seg) throws IOException, Refusal.Raised {
+    void judge(SegmentDraft seg) throws IOException, Refusal.Raised {
         stat(seg);
         try (SegmentLog log = open(seg, seg.logLength)) {
             if (seg.entries == 0) {
@@ -58,7 +58,7 @@ final class PassA {
     }
 
     /** The decision procedure of RECOVERY 4.3, steps A1-A7, for a segment with {@code n >= 1} entries. */
-    private void decide(SegmentReport seg, SegmentLog log, IndexFile index) throws IOException, Refusal.Raised {
+    private void decide(SegmentDraft seg, SegmentLog log, IndexFile index) throws IOException, Refusal.Raised {
         long n = seg.entries;
         seg.first = index.entry(0);
         seg.last = index.entry(n - 1);
@@ -129,7 +129,7 @@ final class PassA {
     }
 
     /** R() of RECOVERY 4.6 including its probe; records the walk and the rebuilt entries in the report. */
-    private Walk rebuild(SegmentReport seg, SegmentLog log) throws IOException, Refusal.Raised {
+    private Walk rebuild(SegmentDraft seg, SegmentLog log) throws IOException, Refusal.Raised {
         List<IndexEntry> entries = new ArrayList<>();
         Walk r = new Walks(log, options.walked()).rebuild(entries);
         seg.rebuild = r;
@@ -139,7 +139,7 @@ final class PassA {
     }
 
     /** Shortfall(r, last.position) of RECOVERY 4.9. */
-    private void shortfall(SegmentReport seg, Walk r) throws Refusal.Raised {
+    private void shortfall(SegmentDraft seg, Walk r) throws Refusal.Raised {
         long walked = r.provedMessages() ? r.position() : 0;
         long durablePosition = seg.last.position();
         if (U64.lt(walked, durablePosition)) {
@@ -149,7 +149,7 @@ final class PassA {
     }
 
     /** R() alone, probe included, for {@code rebuild-index}: REBUILT, EMPTY, or the probe's refusal thrown. */
-    void rebuildOnly(SegmentReport seg) throws IOException, Refusal.Raised {
+    void rebuildOnly(SegmentDraft seg) throws IOException, Refusal.Raised {
         stat(seg);
         seg.step = DecisionStep.REBUILD_ONLY;
         try (SegmentLog log = open(seg, seg.logLength)) {
@@ -158,7 +158,7 @@ final class PassA {
     }
 
     /** RECOVERY 9, item 2: the checkpointed segment is rebuilt from its first {@code Lc} bytes. */
-    void judgeCheckpointSegment(SegmentReport seg, Checkpoint cp) throws IOException, Refusal.Raised {
+    void judgeCheckpointSegment(SegmentDraft seg, Checkpoint cp) throws IOException, Refusal.Raised {
         seg.step = DecisionStep.CHECKPOINT;
         // 9.2: the log's length alone decides the first refusal; the index is ignored by this pass
         seg.logLength = length(seg.log);
@@ -191,12 +191,12 @@ final class PassA {
         }
     }
 
-    private SegmentLog open(SegmentReport seg, long length) throws IOException {
+    private SegmentLog open(SegmentDraft seg, long length) throws IOException {
         return SegmentLog.open(seg.log, seg.start, partitionId, length, options);
     }
 
     /** Opens the index (RECOVERY 4.1 step 2): a failure is transient. */
-    private static IndexFile openIndex(SegmentReport seg) throws IOException {
+    private static IndexFile openIndex(SegmentDraft seg) throws IOException {
         try {
             return IndexFile.open(seg.index);
         } catch (IOException e) {
@@ -205,7 +205,7 @@ final class PassA {
     }
 
     /** The lengths boot stats (RECOVERY 4.1): log, index, and whole index entries. */
-    private void stat(SegmentReport seg) throws IOException {
+    private void stat(SegmentDraft seg) throws IOException {
         seg.logLength = length(seg.log);
         seg.indexLength = length(seg.index);
         seg.entries = seg.indexLength / IndexEntry.LENGTH;
@@ -231,7 +231,7 @@ final class PassA {
         }
     }
 
-    private static void keep(SegmentReport seg, long startTs, long endTs, long endOffset, long size) {
+    private static void keep(SegmentDraft seg, long startTs, long endTs, long endOffset, long size) {
         seg.result = SegmentReport.Result.KEEP;
         seg.startTimestamp = startTs;
         seg.endTimestamp = endTs;
@@ -240,7 +240,7 @@ final class PassA {
         seg.indexSize = seg.entries * IndexEntry.LENGTH;
     }
 
-    private static void useRebuild(SegmentReport seg, Walk r) {
+    private static void useRebuild(SegmentDraft seg, Walk r) {
         seg.rebuild = r;
         if (!r.provedMessages()) {
             empty(seg);
@@ -250,7 +250,7 @@ final class PassA {
     }
 
     /** The bounds of a REBUILT result: what R() proved, and the rebuilt index. */
-    private static void rebuilt(SegmentReport seg, Walk r) {
+    private static void rebuilt(SegmentDraft seg, Walk r) {
         seg.result = SegmentReport.Result.REBUILT;
         seg.startTimestamp = r.startTimestamp();
         seg.endTimestamp = r.endTimestamp();
@@ -260,7 +260,7 @@ final class PassA {
     }
 
     /** The bounds of an EMPTY result (RECOVERY 4.10), flagged recovered empty. */
-    private static void empty(SegmentReport seg) {
+    private static void empty(SegmentDraft seg) {
         seg.result = SegmentReport.Result.EMPTY;
         seg.recoveredEmpty = true;
         seg.startTimestamp = 0;

@@ -22,14 +22,14 @@ final class PassCPlan {
     private final Path dir;
     private final Set<Path> plannedFences = new HashSet<>();
     private IoFailure failure;
-    private SegmentReport failedSegment;
+    private SegmentDraft failedSegment;
 
     PassCPlan(Path dir) {
         this.dir = dir;
     }
 
     /** The segment whose pass C step would fail, or null. */
-    SegmentReport failedSegment() {
+    SegmentDraft failedSegment() {
         return failedSegment;
     }
 
@@ -39,7 +39,7 @@ final class PassCPlan {
     }
 
     /** Plans pass C for {@code seg}; {@code checkpointSegment} skips the log truncation (RECOVERY 9). */
-    void plan(SegmentReport seg, boolean checkpointSegment) {
+    void plan(SegmentDraft seg, boolean checkpointSegment) {
         long logNow = seg.logLength;
         long indexNow = seg.indexLength;
         boolean floored = false;

@@ -2,6 +2,7 @@ package segtool.analyzers.recovery;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import segtool.formats.io.U64;
 import segtool.formats.naming.PartitionPath;
@@ -46,52 +47,65 @@ public final class RecoveryEngine {
 
     /** The verdict under {@code durable}, with the verdict under the other mode attached as {@code otherMode}. */
     public PartitionReport judgeBothModes(PartitionPath partition, boolean durable) {
-        PartitionReport main = judge(partition, durable);
-        main.otherMode = judge(partition, !durable);
-        return main;
+        return judge(partition, durable).withOtherMode(judge(partition, !durable));
     }
 
     /** The verdict boot recovery reaches for this partition directory under {@code enforce_fsync = durable}. */
     public PartitionReport judge(PartitionPath partition, boolean durable) {
-        PartitionReport report = new PartitionReport(partition, durable);
+        Load load = new Load();
+        PartitionReport.Outcome outcome = PartitionReport.Outcome.ACCEPTED;
+        Refusal refusal = null;
+        String ioError = null;
+        IoFailure ioFailure = null;
         try {
-            load(partition, durable, report);
+            load(partition, durable, load);
         } catch (Refusal.Raised raised) {
-            report.outcome = PartitionReport.Outcome.REFUSED;
-            report.refusal = raised.refusal;
+            outcome = PartitionReport.Outcome.REFUSED;
+            refusal = raised.refusal;
         } catch (IoFailure.Raised e) {
-            report.outcome = PartitionReport.Outcome.IO_ERROR;
-            report.ioFailure = e.failure();
-            report.ioError = e.failure().toString();
+            outcome = PartitionReport.Outcome.IO_ERROR;
+            ioFailure = e.failure();
+            ioError = ioFailure.toString();
         } catch (IOException e) {
-            report.outcome = PartitionReport.Outcome.IO_ERROR;
-            report.ioFailure = new IoFailure(partition.directory(), IoFailure.READ, IoFailure.kindOf(IoFailure.READ),
+            outcome = PartitionReport.Outcome.IO_ERROR;
+            ioFailure = new IoFailure(partition.directory(), IoFailure.READ, IoFailure.kindOf(IoFailure.READ),
                     IoFailure.reasonOf(e));
-            report.ioError = report.ioFailure.toString();
+            ioError = ioFailure.toString();
         }
-        return report;
+        List<SegmentReport> segments = new ArrayList<>(load.segments.size());
+        for (SegmentDraft d : load.segments) {
+            segments.add(d.freeze());
+        }
+        return new PartitionReport(partition, durable, outcome, refusal, ioError, ioFailure, load.swept, segments,
+                load.warnings, load.recoverableBytes, load.budget.counters(), null);
+    }
+
+    /** What one partition load has gathered so far; a refusal or an I/O error leaves it as it stood. */
+    private static final class Load {
+        final Budget budget = new Budget();
+        final List<PlannedOp.Delete> swept = new ArrayList<>();
+        final List<String> warnings = new ArrayList<>();
+        final List<SegmentDraft> segments = new ArrayList<>();
+        long recoverableBytes;
     }
 
     /** One partition load, pass by pass; the first refusal ends it (RECOVERY 2.2). */
-    private void load(PartitionPath partition, boolean durable, PartitionReport report)
-            throws IOException, Refusal.Raised {
+    private void load(PartitionPath partition, boolean durable, Load load) throws IOException, Refusal.Raised {
         Path dir = partition.directory();
-        Budget budget = new Budget();
-        report.budget = budget;
 
         Sweep sweep = Sweep.of(dir);                                                      // step 0 (3)
-        report.swept.addAll(sweep.deletions());
-        report.warnings.addAll(sweep.warnings());
+        load.swept.addAll(sweep.deletions());
+        load.warnings.addAll(sweep.warnings());
         Checkpoint cp = options.checkpoint();
         for (long s : sweep.startOffsets()) {
             if (cp == null || U64.lt(s, cp.nextOffset()) || s == cp.startOffset()) {     // segments past N (9)
-                report.segments.add(new SegmentReport(s, SegmentFiles.log(dir, s), SegmentFiles.index(dir, s)));
+                load.segments.add(new SegmentDraft(s, SegmentFiles.log(dir, s), SegmentFiles.index(dir, s)));
             }
         }
 
-        PassA passA = new PassA(options, partition.partitionId(), durable, budget, sweep);
+        PassA passA = new PassA(options, partition.partitionId(), durable, load.budget, sweep);
         PassCPlan passC = new PassCPlan(dir);
-        for (SegmentReport seg : report.segments) {                                      // pass A (4)
+        for (SegmentDraft seg : load.segments) {                                         // pass A (4)
             boolean checkpointSegment = cp != null && seg.start == cp.startOffset();
             try {
                 if (checkpointSegment) {
@@ -115,7 +129,8 @@ public final class RecoveryEngine {
             // PartitionReport.operations() leaves pass C out unless the partition is accepted
             passC.plan(seg, checkpointSegment);                                           // pass C plan (6)
         }
-        ChainGuard.run(report, dir, sweep);                                               // pass B (5)
+        load.recoverableBytes = ChainGuard.recoverableBytes(load.segments);
+        ChainGuard.run(load.segments, load.recoverableBytes, dir, sweep);                // pass B (5)
         if (passC.failure() != null) {
             passC.failedSegment().status = SegmentReport.Status.IO_ERROR;
             throw new IoFailure.Raised(passC.failure(), null);
@@ -129,14 +144,14 @@ public final class RecoveryEngine {
      */
     public SegmentReport rebuildWalk(PartitionPath partition, long start, boolean durable) throws IOException {
         Path dir = partition.directory();
-        SegmentReport seg = new SegmentReport(start, SegmentFiles.log(dir, start), SegmentFiles.index(dir, start));
+        SegmentDraft seg = new SegmentDraft(start, SegmentFiles.log(dir, start), SegmentFiles.index(dir, start));
         Sweep none = Sweep.none();
         try {
             new PassA(options, partition.partitionId(), durable, new Budget(), none).rebuildOnly(seg);
         } catch (Refusal.Raised raised) {
             refused(seg, raised);
         }
-        return seg;
+        return seg.freeze();
     }
 
     /**
@@ -148,7 +163,7 @@ public final class RecoveryEngine {
         return new Regions(options).of(report);
     }
 
-    private static void refused(SegmentReport seg, Refusal.Raised raised) {
+    private static void refused(SegmentDraft seg, Refusal.Raised raised) {
         seg.result = SegmentReport.Result.REFUSED;
         seg.status = SegmentReport.Status.REFUSED;
         seg.refusal = raised.refusal;

@@ -24,7 +24,7 @@ final class Regions {
 
     List<LogRegions> of(PartitionReport r) {
         List<LogRegions> out = new ArrayList<>();
-        for (SegmentReport s : r.segments) {
+        for (SegmentReport s : r.segments()) {
             RecoveryEngine.checkCancelled();
             out.add(segment(r, s));
         }
@@ -32,58 +32,59 @@ final class Regions {
     }
 
     private LogRegions segment(PartitionReport r, SegmentReport s) {
-        if (s.result == SegmentReport.Result.NOT_EXAMINED) {
-            long log = sizeOnDisk(s.log);
-            return new LogRegions(s.start, log, sizeOnDisk(s.index),
+        if (s.result() == SegmentReport.Result.NOT_EXAMINED) {
+            long log = sizeOnDisk(s.log());
+            return new LogRegions(s.start(), log, sizeOnDisk(s.index()),
                     new RegionCanvas(log, Region.Kind.UNEXAMINED).regions(), null);
         }
-        long len = s.logLength;
+        long len = s.logLength();
         RegionCanvas c = new RegionCanvas(len, Region.Kind.UNEXAMINED);
-        Refusal here = r.refusal != null && r.refusal.segmentStart() == s.start
-                && s.result == SegmentReport.Result.REFUSED ? r.refusal : null;
+        Refusal here = r.refusal() != null && r.refusal().segmentStart() == s.start()
+                && s.result() == SegmentReport.Result.REFUSED ? r.refusal() : null;
         Survivors survivors = null;
-        switch (s.result) {
+        switch (s.result()) {
             case KEEP:
             case REBUILT:
-                c.paint(0, s.size, Region.Kind.VERIFIED);
-                for (Region g : s.unread) {
+                c.paint(0, s.size(), Region.Kind.VERIFIED);
+                for (Region g : s.unread()) {
                     c.paint(g.from(), g.to(), Region.Kind.UNREAD);
                 }
-                c.paint(s.size, len, Region.Kind.TORN_TAIL);
+                c.paint(s.size(), len, Region.Kind.TORN_TAIL);
                 break;
             case EMPTY:
                 // pass C moves the bytes aside (6.2); a refused partition keeps them as they are, unproved
-                c.paint(0, len, r.outcome == PartitionReport.Outcome.ACCEPTED ? Region.Kind.FENCED
+                c.paint(0, len, r.outcome() == PartitionReport.Outcome.ACCEPTED ? Region.Kind.FENCED
                         : Region.Kind.RESIDUE);
                 break;
             case REFUSED:
                 if (here != null) {
-                    try (SegmentLog log = SegmentLog.open(s.log, s.start, r.partition.partitionId(), len, options)) {
+                    try (SegmentLog log = SegmentLog.open(s.log(), s.start(), r.partition().partitionId(), len,
+                            options)) {
                         survivors = refused(c, s, r, here, log);
                     } catch (IOException unreadable) {
                         // evidence only: what could not be read stays as painted so far
                     }
-                } else if (s.rebuild != null) {
-                    c.paint(0, s.rebuild.position(), Region.Kind.VERIFIED);
+                } else if (s.rebuild() != null) {
+                    c.paint(0, s.rebuild().position(), Region.Kind.VERIFIED);
                 }
                 break;
             default:
                 break;
         }
-        return new LogRegions(s.start, len, s.indexLength, c.regions(), survivors);
+        return new LogRegions(s.start(), len, s.indexLength(), c.regions(), survivors);
     }
 
     /** Paints the segment a pass-A refusal is about; returns the survivors of an InteriorDamage. */
     private Survivors refused(RegionCanvas c, SegmentReport s, PartitionReport r, Refusal here, SegmentLog log)
             throws IOException {
-        long len = s.logLength;
+        long len = s.logLength();
         if (here instanceof Refusal.InteriorDamage) {
             Refusal.InteriorDamage x = (Refusal.InteriorDamage) here;
             long dmg = x.damagePosition();
             Walk w = walkEndingAt(s, dmg);
             if (w != null) {
                 c.paint(w.from(), dmg, Region.Kind.VERIFIED);
-                if (r.durable && w.from() > 0) {
+                if (r.durable() && w.from() > 0) {
                     c.paint(0, w.from(), Region.Kind.UNREAD);
                 }
             }
@@ -106,7 +107,7 @@ final class Regions {
             boolean foreign = here instanceof Refusal.ForeignBatch;
             long pos = foreign ? ((Refusal.ForeignBatch) here).position()
                     : ((Refusal.OffsetDiscontinuity) here).position();
-            Walk w = s.refusedWalk;
+            Walk w = s.refusedWalk();
             if (w != null && w.records() > 0) {
                 c.paint(w.from(), pos, Region.Kind.VERIFIED);
             }
@@ -132,14 +133,14 @@ final class Regions {
             }
             return null;
         }
-        if (s.rebuild != null) {
-            c.paint(0, s.rebuild.position(), Region.Kind.VERIFIED);
+        if (s.rebuild() != null) {
+            c.paint(0, s.rebuild().position(), Region.Kind.VERIFIED);
         }
         return null;
     }
 
     private static Walk walkEndingAt(SegmentReport s, long pos) {
-        for (Walk w : new Walk[]{s.rebuild, s.fromFirst, s.fromLast}) {
+        for (Walk w : new Walk[]{s.rebuild(), s.fromFirst(), s.fromLast()}) {
             if (w != null && w.position() == pos && !w.stop().atEnd()) {
                 return w;
             }

@@ -1,16 +1,23 @@
 package segtool.analyzers.recovery;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
+import segtool.formats.anchor.AnchorRecord;
 import segtool.formats.index.IndexEntry;
 
 /**
- * Everything pass A learned about one segment: the files as found, each scan and walk with where it stopped, the
- * probes, the anchor search, the result and its bounds, and the planned operations. Filled in by the engine in the
- * order recovery runs; fields a run did not reach stay null.
+ * Everything pass A learned about one segment, as an immutable value: the files as found ({@code logLength},
+ * {@code indexLength}, {@code entries}, {@code first}, {@code last}), the decision step, the {@link Evidence} (the
+ * index scan, each walk with the exact check it stopped at, the probes, the anchor search and step-back, the unread
+ * regions), the result and status, the refusal about this segment, the {@link Bounds} after recovery, and the
+ * planned operations. Parts a run did not reach are null (or empty lists). {@code indexUnreadable}, for the
+ * checkpointed segment only (RECOVERY 9), says why its index could not be stat'ed: pass A ignores that index, so it
+ * is not the verdict; pass C fails on it only if it must truncate it ({@code Lc = 0}).
  */
-public final class SegmentReport {
+public record SegmentReport(long start, Path log, Path index, long logLength, long indexLength, long entries,
+                            IndexEntry first, IndexEntry last, DecisionStep step, Evidence evidence, Result result,
+                            Status status, Refusal refusal, Bounds bounds, List<PlannedOp> operations,
+                            boolean indexUnchanged, IoFailure indexUnreadable, AnchorRecord anchoredGap) {
     /** The per-segment status of the scan report (precedence: recovered_empty > truncated > index_rebuilt > clean). */
     public enum Status {
         CLEAN, TRUNCATED, INDEX_REBUILT, RECOVERED_EMPTY, REFUSED, NOT_EXAMINED,
@@ -25,59 +32,106 @@ public final class SegmentReport {
     /** What pass A decided: keep the index, rebuild it, an empty segment, or nothing because of a refusal. */
     public enum Result { KEEP, REBUILT, EMPTY, REFUSED, NOT_EXAMINED }
 
-    public final long start;
-    public final Path log;
-    public final Path index;
-    public String stemWarning;
-    public long logLength;
-    public long indexLength;
-    public long entries;
-    public IndexEntry first;
-    public IndexEntry last;
-    /** The decision step of RECOVERY 4.3 that decided the result; null when A3 refused. */
-    public DecisionStep step;
-    public IndexScan scan;
-    public Walk fromLast;
-    public Walk fromFirst;
-    public Walk rebuild;
-    /** The walk a ForeignBatch or OffsetDiscontinuity ended, as far as it got; null otherwise. */
-    public Walk refusedWalk;
-    public final List<ProbeResult> probes = new ArrayList<>();
-    public AnchorSearch anchorSearch;
-    public Result result = Result.NOT_EXAMINED;
-    public Status status = Status.NOT_EXAMINED;
-    public Refusal refusal;
-    // bounds after recovery
-    public long startTimestamp;
-    public long endTimestamp;
-    public long endOffset;
-    public long size;
-    public long indexSize;
-    public boolean recoveredEmpty;
-    public List<IndexEntry> rebuiltEntries;
-    public final List<PlannedOp> operations = new ArrayList<>();
     /**
-     * The checkpointed segment only (RECOVERY 9): why its index could not be stat'ed. Pass A ignores that index, so
-     * this is not the verdict; pass C fails on it only if it must truncate it ({@code Lc = 0}).
+     * What the checks found, in the order they ran: the index scan (4.2); W(last), W(first) and R() with where and
+     * on which check each stopped; the walk a refusal ended ({@code refusedWalk}, stop kind REFUSED); every probe
+     * (4.7); the anchor search (4.8, also measured in lenient mode); the regions boot accepts unread (11.1).
      */
-    public IoFailure indexUnreadable;
-    /** True when the planned index install writes exactly the bytes already in {@code <S>.index} (RECOVERY 7.2). */
-    public boolean indexUnchanged;
-    /** Regions of the log boot accepts without re-reading them (RECOVERY 11.1). */
-    public List<Region> unread = List.of();
-    /** The anchor that admitted a gap before this segment (pass B), if any. */
-    public segtool.formats.anchor.AnchorRecord anchoredGap;
+    public record Evidence(IndexScan scan, Walk fromLast, Walk fromFirst, Walk rebuild, Walk refusedWalk,
+                           List<ProbeResult> probes, AnchorSearch anchorSearch, List<Region> unread) {
+        public Evidence {
+            probes = List.copyOf(probes);
+            unread = List.copyOf(unread);
+        }
+    }
 
-    public SegmentReport(long start, Path log, Path index) {
-        this.start = start;
-        this.log = log;
-        this.index = index;
-        this.endOffset = start;
+    /**
+     * The bounds after recovery (4.3-4.10): timestamps, end offset, log size, index size, the recovered-empty flag
+     * and, for REBUILT, the rebuilt index entries (null otherwise).
+     */
+    public record Bounds(long startTimestamp, long endTimestamp, long endOffset, long size, long indexSize,
+                         boolean recoveredEmpty, List<IndexEntry> rebuiltEntries) {
+        public Bounds {
+            rebuiltEntries = rebuiltEntries == null ? null : List.copyOf(rebuiltEntries);
+        }
+    }
+
+    public SegmentReport {
+        operations = List.copyOf(operations);
+    }
+
+    /** A segment of which only the files and a rebuilt index are known: what {@code rebuild-index} installs. */
+    public static SegmentReport indexTarget(long start, Path log, Path index, List<IndexEntry> rebuiltEntries) {
+        SegmentDraft d = new SegmentDraft(start, log, index);
+        d.rebuiltEntries = rebuiltEntries;
+        return d.freeze();
+    }
+
+    public IndexScan scan() {
+        return evidence.scan();
+    }
+
+    public Walk fromLast() {
+        return evidence.fromLast();
+    }
+
+    public Walk fromFirst() {
+        return evidence.fromFirst();
+    }
+
+    public Walk rebuild() {
+        return evidence.rebuild();
+    }
+
+    public Walk refusedWalk() {
+        return evidence.refusedWalk();
+    }
+
+    public List<ProbeResult> probes() {
+        return evidence.probes();
+    }
+
+    public AnchorSearch anchorSearch() {
+        return evidence.anchorSearch();
+    }
+
+    /** Regions of the log boot accepts without re-reading them (RECOVERY 11.1). */
+    public List<Region> unread() {
+        return evidence.unread();
+    }
+
+    public long startTimestamp() {
+        return bounds.startTimestamp();
+    }
+
+    public long endTimestamp() {
+        return bounds.endTimestamp();
+    }
+
+    public long endOffset() {
+        return bounds.endOffset();
+    }
+
+    public long size() {
+        return bounds.size();
+    }
+
+    public long indexSize() {
+        return bounds.indexSize();
+    }
+
+    public boolean recoveredEmpty() {
+        return bounds.recoveredEmpty();
+    }
+
+    public List<IndexEntry> rebuiltEntries() {
+        return bounds.rebuiltEntries();
     }
 
     /** Index entries the log cannot prove, counted from the top: {@code n - provable_entries}, or -1 if unmeasured. */
     public long stepBack() {
-        return anchorSearch == null ? -1 : entries - anchorSearch.provableEntries();
+        AnchorSearch as = anchorSearch();
+        return as == null ? -1 : entries - as.provableEntries();
     }
 
     /**

@@ -28,8 +28,8 @@ public final class Planner {
 
     /** The plan that makes an accepted partition's files what the server's pass C would make them. */
     public static RepairPlan repair(PartitionReport report) throws IOException {
-        if (report.outcome != PartitionReport.Outcome.ACCEPTED) {
-            throw new IllegalArgumentException("cannot plan a repair of a " + report.outcome.json() + " partition");
+        if (report.outcome() != PartitionReport.Outcome.ACCEPTED) {
+            throw new IllegalArgumentException("cannot plan a repair of a " + report.outcome().json() + " partition");
         }
         return plan("repair", report, report.operations());
     }
@@ -39,25 +39,25 @@ public final class Planner {
      * rebuilt index staged, then installed.
      */
     public static RepairPlan rebuildIndex(PartitionReport report, List<SegmentReport> segments) throws IOException {
-        Path dir = report.partition.directory();
+        Path dir = report.partition().directory();
         List<PlannedOp> ops = new ArrayList<>();
         for (SegmentReport s : segments) {
-            Path staging = SegmentFiles.indexStaging(dir, s.start);
+            Path staging = SegmentFiles.indexStaging(dir, s.start());
             if (Files.exists(staging, LinkOption.NOFOLLOW_LINKS)) {
                 ops.add(new PlannedOp.Delete(staging, "stale scratch file; rebuild-index writes this name"));
             }
-            ops.add(new PlannedOp.StageIndex(staging, s.start, s.rebuiltEntries));
+            ops.add(new PlannedOp.StageIndex(staging, s.start(), s.rebuiltEntries()));
         }
         for (SegmentReport s : segments) {
-            ops.add(new PlannedOp.InstallIndex(s.index, s.start, SegmentFiles.indexStaging(dir, s.start),
-                    s.rebuiltEntries, size(s.index)));
+            ops.add(new PlannedOp.InstallIndex(s.index(), s.start(), SegmentFiles.indexStaging(dir, s.start()),
+                    s.rebuiltEntries(), size(s.index())));
         }
         return plan("rebuild-index", report, ops);
     }
 
     private static RepairPlan plan(String command, PartitionReport report, List<PlannedOp> engineOps)
             throws IOException {
-        Path dir = report.partition.directory();
+        Path dir = report.partition().directory();
         List<RepairOp> ops = new ArrayList<>();
         List<RepairPlan.Leaving> leaving = new ArrayList<>();
         Map<String, byte[]> contents = new LinkedHashMap<>();
@@ -129,7 +129,7 @@ public final class Planner {
                 throw new IllegalStateException("unknown planned operation " + op.kind());
             }
         }
-        return new RepairPlan(command, report.partition, report.durable, List.copyOf(ops), List.copyOf(leaving),
+        return new RepairPlan(command, report.partition(), report.durable(), List.copyOf(ops), List.copyOf(leaving),
                 contents, List.copyOf(engineOps), report);
     }
 

@@ -80,12 +80,12 @@ public final class Refusals {
     /** What to do next, most useful first. */
     public static List<String> nextSteps(Refusal r, PartitionReport report) {
         List<String> out = new ArrayList<>();
-        String mode = "--enforce-fsync=" + report.durable;
+        String mode = "--enforce-fsync=" + report.durable();
         switch (r.variant()) {
             case InteriorDamage:
                 out.add("Restore this segment from another replica or a backup; that is the only repair that loses "
                         + "nothing.");
-                out.add("Look at the damage: segtool scan --json " + report.partition.directory() + " " + mode
+                out.add("Look at the damage: segtool scan --json " + report.partition().directory() + " " + mode
                         + " (evidence.walks / probes give the positions).");
                 out.add("Cutting the log at the damage would also drop the intact records from byte "
                         + u(((Refusal.InteriorDamage) r).survivorPosition()) + " on; segtool will not do that.");
@@ -99,8 +99,8 @@ public final class Refusals {
                 break;
             case OffsetDiscontinuity:
             case ForeignBatch:
-                out.add("Check that the files in " + report.partition.directory() + " belong to this partition "
-                        + "(id " + report.partition.partitionId() + ") and were not copied or renamed from another "
+                out.add("Check that the files in " + report.partition().directory() + " belong to this partition "
+                        + "(id " + report.partition().partitionId() + ") and were not copied or renamed from another "
                         + "one; --partition-id changes the id segtool checks against.");
                 out.add("Restore the partition from another replica or a backup.");
                 break;
@@ -114,8 +114,8 @@ public final class Refusals {
             case EmptyNonTailSegment:
             case Hole:
                 out.add("Look for the missing segment files (moved, deleted or left in a "
-                        + report.partition.directory().getFileName() + ".fenced.<n> directory) and put them back.");
-                out.add("recoverable_bytes = " + report.recoverableBytes + (report.recoverableBytes == 0
+                        + report.partition().directory().getFileName() + ".fenced.<n> directory) and put them back.");
+                out.add("recoverable_bytes = " + report.recoverableBytes() + (report.recoverableBytes() == 0
                         ? ": the chain holds nothing servable; the server's single-replica path may discard it."
                         : ": the chain holds data; restore it from another replica or a backup."));
                 break;
@@ -123,7 +123,7 @@ public final class Refusals {
                 out.add("Inspect with segtool scan --json; restore from another replica or a backup.");
         }
         out.add("On boot the server will refuse this partition too: it fences the files into "
-                + report.partition.directory().getFileName() + ".fenced.<n> or tombstones the partition.");
+                + report.partition().directory().getFileName() + ".fenced.<n> or tombstones the partition.");
         return out;
     }
 

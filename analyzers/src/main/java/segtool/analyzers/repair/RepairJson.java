@@ -57,19 +57,19 @@ public final class RepairJson {
         n.put("status", o.status().json());
         n.put("exit_code", o.exitCode());
         PartitionReport before = o.before();
-        n.put("verdict", before == null ? null : before.outcome.json());
-        if (before != null && before.refusal != null) {
-            n.set("refusal", ScanJson.refusal(before.refusal));
-            n.put("explanation", Refusals.explain(before.refusal));
+        n.put("verdict", before == null ? null : before.outcome().json());
+        if (before != null && before.refusal() != null) {
+            n.set("refusal", ScanJson.refusal(before.refusal()));
+            n.put("explanation", Refusals.explain(before.refusal()));
             ArrayNode next = n.putArray("next_steps");
-            Refusals.nextSteps(before.refusal, before).forEach(next::add);
+            Refusals.nextSteps(before.refusal(), before).forEach(next::add);
         } else {
             n.putNull("refusal");
             n.putNull("explanation");
             n.putArray("next_steps");
         }
-        if (o.error() != null || (before != null && before.ioError != null)) {
-            n.put("error", o.error() != null ? o.error() : before.ioError);
+        if (o.error() != null || (before != null && before.ioError() != null)) {
+            n.put("error", o.error() != null ? o.error() : before.ioError());
         } else {
             n.putNull("error");
         }
@@ -108,16 +108,16 @@ public final class RepairJson {
         }
         if (o.after() != null) {
             ObjectNode a = n.putObject("after");
-            a.put("verdict", o.after().outcome.json());
+            a.put("verdict", o.after().outcome().json());
             a.put("exit_code", ExitCode.of(o.after()));
             a.put("pending_operations", o.after().operations().size());
             ArrayNode segs = a.putArray("segments");
-            for (SegmentReport s : o.after().segments) {
+            for (SegmentReport s : o.after().segments()) {
                 ObjectNode x = segs.addObject();
-                ScanJson.u64(x, "start_offset", s.start);
-                x.put("status", s.status.json());
-                ScanJson.u64(x, "size", s.size);
-                ScanJson.u64(x, "index_entries", s.indexSize / 24);
+                ScanJson.u64(x, "start_offset", s.start());
+                x.put("status", s.status().json());
+                ScanJson.u64(x, "size", s.size());
+                ScanJson.u64(x, "index_entries", s.indexSize() / 24);
             }
         } else {
             n.putNull("after");

@@ -172,22 +172,20 @@ public final class Repairer {
             List<SegmentReport> targets = new ArrayList<>();
             run.segments = new java.util.HashSet<>();
             boolean found = false;
-            for (SegmentReport s : run.before.segments) {
-                if (segment != null && s.start != segment) {
+            for (SegmentReport s : run.before.segments()) {
+                if (segment != null && s.start() != segment) {
                     continue;
                 }
                 found = true;
-                run.segments.add(s.start);
+                run.segments.add(s.start());
                 List<IndexEntry> entries = rebuilt(run.partition, durable, s, run.notes);
                 if (entries == null) {
                     continue;
                 }
                 if (!sameIndex(s, entries)) {
-                    SegmentReport target = new SegmentReport(s.start, s.log, s.index);
-                    target.rebuiltEntries = entries;
-                    targets.add(target);
+                    targets.add(SegmentReport.indexTarget(s.start(), s.log(), s.index(), entries));
                 } else {
-                    run.notes.add(s.index.getFileName() + " already holds exactly the rebuilt entries ("
+                    run.notes.add(s.index().getFileName() + " already holds exactly the rebuilt entries ("
                             + entries.size() + ")");
                 }
             }
@@ -216,9 +214,9 @@ public final class Repairer {
     /** The entries R() produces for {@code s} when it consumes the whole log; otherwise null and a note. */
     private List<IndexEntry> rebuilt(PartitionPath partition, boolean durable, SegmentReport s, List<String> notes)
             throws IOException {
-        String name = s.log.getFileName().toString();
-        if (s.logLength == 0) {
-            if (s.indexLength != 0) {
+        String name = s.log().getFileName().toString();
+        if (s.logLength() == 0) {
+            if (s.indexLength() != 0) {
                 notes.add(NOT_REBUILDABLE + name + ": the log is empty, so the index has nothing to point at; "
                         + "repair fences the stale index");
                 return null;
@@ -226,30 +224,30 @@ public final class Repairer {
             notes.add(name + ": empty segment, no index to rebuild");
             return null;
         }
-        SegmentReport r = s.result == SegmentReport.Result.REBUILT ? s
-                : engine.rebuildWalk(partition, s.start, durable);
-        if (r.result == SegmentReport.Result.REFUSED) {
-            notes.add(NOT_REBUILDABLE + name + ": the byte-0 walk is refused: " + r.refusal);
+        SegmentReport r = s.result() == SegmentReport.Result.REBUILT ? s
+                : engine.rebuildWalk(partition, s.start(), durable);
+        if (r.result() == SegmentReport.Result.REFUSED) {
+            notes.add(NOT_REBUILDABLE + name + ": the byte-0 walk is refused: " + r.refusal());
             return null;
         }
-        if (r.result != SegmentReport.Result.REBUILT) {
+        if (r.result() != SegmentReport.Result.REBUILT) {
             notes.add(NOT_REBUILDABLE + name + ": no record verifies from byte 0 (the segment is recovered empty;"
                     + " repair fences it)");
             return null;
         }
-        if (r.size != r.logLength) {
-            notes.add(NOT_REBUILDABLE + name + ": the byte-0 walk stops at byte " + r.size + " of " + r.logLength
+        if (r.size() != r.logLength()) {
+            notes.add(NOT_REBUILDABLE + name + ": the byte-0 walk stops at byte " + r.size() + " of " + r.logLength()
                     + " (torn or damaged tail: that is repair's job)");
             return null;
         }
-        return r.rebuiltEntries;
+        return r.rebuiltEntries();
     }
 
     private static boolean sameIndex(SegmentReport s, List<IndexEntry> entries) throws IOException {
-        if (s.indexLength != (long) entries.size() * IndexEntry.LENGTH) {
+        if (s.indexLength() != (long) entries.size() * IndexEntry.LENGTH) {
             return false;
         }
-        try (IndexFile index = IndexFile.open(s.index)) {
+        try (IndexFile index = IndexFile.open(s.index())) {
             for (int i = 0; i < entries.size(); i++) {
                 if (!index.entry(i).equals(entries.get(i))) {
                     return false;
@@ -410,8 +408,8 @@ public final class Repairer {
 
         /** The status for a judgement that stops here, or null to go on planning. */
         Status judged() {
-            notes.addAll(before.warnings);
-            switch (before.outcome) {
+            notes.addAll(before.warnings());
+            switch (before.outcome()) {
                 case IO_ERROR:
                     return Status.IO_ERROR;
                 case REFUSED:
@@ -432,15 +430,15 @@ public final class Repairer {
             quarantine = q.directory();
             after = engine.judge(partition, durable);
             if (segments != null) {
-                long mine = after.segments.stream().filter(s -> segments.contains(s.start))
-                        .mapToLong(s -> s.operations.size()).sum();
+                long mine = after.segments().stream().filter(s -> segments.contains(s.start()))
+                        .mapToLong(s -> s.operations().size()).sum();
                 long others = after.operations().size() - mine;
                 if (others > 0) {
                     notes.add("the partition still needs " + others + " other operation(s); see segtool repair");
                 }
             } else if (ExitCode.of(after) != ExitCode.CLEAN) {
                 notes.add("after the repair the partition still is not clean: "
-                        + (after.refusal != null ? after.refusal.toString() : after.operations().size()
+                        + (after.refusal() != null ? after.refusal().toString() : after.operations().size()
                         + " operation(s) pending") + " (see RECOVERY 11.2 for the one known non-fixpoint)");
             }
             return outcome(Status.APPLIED);

@@ -97,16 +97,16 @@ public final class Collector {
         PartitionReport report = engine.judge(p, durability.durable());
         PartitionManifest.Verdict verdict = EngineView.verdict(report);
         List<PartitionManifest.Segment> segments = new ArrayList<>();
-        for (SegmentReport s : report.segments) {
-            segments.add(segment(s.start, SegmentFiles.log(p.directory(), s.start),
-                    SegmentFiles.index(p.directory(), s.start)));
+        for (SegmentReport s : report.segments()) {
+            segments.add(segment(s.start(), SegmentFiles.log(p.directory(), s.start()),
+                    SegmentFiles.index(p.directory(), s.start())));
         }
         var cp = options.checkpoint();
         return new PartitionManifest(node, PartitionKey.ofPath(p.streamId(), p.topicId(), p.partitionId()),
                 p.directory().toAbsolutePath().normalize().toString(), durability.durable(), durability.source(),
                 verdict, List.copyOf(segments),
                 cp == null ? null : new PartitionManifest.Checkpoint(cp.startOffset(), cp.length(), cp.nextOffset()),
-                anchors(p.directory()), List.copyOf(report.warnings));
+                anchors(p.directory()), List.copyOf(report.warnings()));
     }
 
     private PartitionManifest.Segment segment(long start, Path log, Path index) throws IOException {

@@ -23,22 +23,22 @@ final class EngineView {
     }
 
     static PartitionManifest.Verdict verdict(PartitionReport r) {
-        String refusal = r.refusal == null ? null : r.refusal.toString();
-        String variant = r.refusal == null ? null : r.refusal.variant().name();
-        Long refusalSegment = r.refusal == null ? null : r.refusal.segmentStart();
-        return new PartitionManifest.Verdict(r.outcome.json(), ExitCode.of(r), refusal, variant, refusalSegment,
-                r.ioError, r.outcome == PartitionReport.Outcome.IO_ERROR ? PartitionManifest.Chain.EMPTY : chain(r));
+        String refusal = r.refusal() == null ? null : r.refusal().toString();
+        String variant = r.refusal() == null ? null : r.refusal().variant().name();
+        Long refusalSegment = r.refusal() == null ? null : r.refusal().segmentStart();
+        return new PartitionManifest.Verdict(r.outcome().json(), ExitCode.of(r), refusal, variant, refusalSegment,
+                r.ioError(), r.outcome() == PartitionReport.Outcome.IO_ERROR ? PartitionManifest.Chain.EMPTY : chain(r));
     }
 
     private static PartitionManifest.Chain chain(PartitionReport r) {
         List<PartitionManifest.ChainPart> parts = new ArrayList<>();
-        for (SegmentReport s : r.segments) {
-            if (r.refusal != null && s.refusal != null) {
+        for (SegmentReport s : r.segments()) {
+            if (r.refusal() != null && s.refusal() != null) {
                 // the segment the refusal marks; refused in pass A (no bounds), its walk from byte 0 still counts
                 if (!s.hasBounds()) {
                     Walk w = fromByteZero(s);
                     if (w != null && w.provedMessages() && w.position() > 0) {
-                        parts.add(part(s.start, w.endOffset(), w.position()));
+                        parts.add(part(s.start(), w.endOffset(), w.position()));
                     }
                 }
                 break;
@@ -46,10 +46,10 @@ final class EngineView {
             if (!s.hasBounds()) {
                 break;
             }
-            if (s.recoveredEmpty || s.size == 0) {
-                parts.add(new PartitionManifest.ChainPart(s.start, s.start, 0, 0));
+            if (s.recoveredEmpty() || s.size() == 0) {
+                parts.add(new PartitionManifest.ChainPart(s.start(), s.start(), 0, 0));
             } else {
-                parts.add(part(s.start, s.endOffset, s.size));
+                parts.add(part(s.start(), s.endOffset(), s.size()));
             }
         }
         long bytes = 0;
@@ -79,11 +79,11 @@ final class EngineView {
 
     /** The walk of segment {@code s} that started at byte 0: R(), or W() from an entry at position 0. */
     private static Walk fromByteZero(SegmentReport s) {
-        if (s.rebuild != null && s.rebuild.from() == 0) {
-            return s.rebuild;
+        if (s.rebuild() != null && s.rebuild().from() == 0) {
+            return s.rebuild();
         }
-        if (s.fromFirst != null && s.fromFirst.from() == 0) {
-            return s.fromFirst;
+        if (s.fromFirst() != null && s.fromFirst().from() == 0) {
+            return s.fromFirst();
         }
         return null;
     }

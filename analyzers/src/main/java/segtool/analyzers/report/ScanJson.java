@@ -64,7 +64,7 @@ public final class ScanJson {
                 inputs(p, inputs.get(i));
             }
             parts.add(p);
-            switch (r.outcome) {
+            switch (r.outcome()) {
                 case ACCEPTED:
                     accepted++;
                     break;
@@ -134,71 +134,71 @@ public final class ScanJson {
 
     public static ObjectNode partition(PartitionReport r) {
         ObjectNode o = F.objectNode();
-        o.put("path", r.partition.directory().toString());
-        id(o, "stream_id", r.partition.streamId());
-        id(o, "topic_id", r.partition.topicId());
-        id(o, "partition_id", r.partition.partitionId());
-        o.put("enforce_fsync", r.durable);
-        o.put("outcome", r.outcome.json());
-        if (r.ioError != null) {
-            o.put("io_error", r.ioError);
+        o.put("path", r.partition().directory().toString());
+        id(o, "stream_id", r.partition().streamId());
+        id(o, "topic_id", r.partition().topicId());
+        id(o, "partition_id", r.partition().partitionId());
+        o.put("enforce_fsync", r.durable());
+        o.put("outcome", r.outcome().json());
+        if (r.ioError() != null) {
+            o.put("io_error", r.ioError());
         } else {
             o.putNull("io_error");
         }
-        if (r.ioFailure != null) {
+        if (r.ioFailure() != null) {
             ObjectNode f = o.putObject("io_failure");
-            f.put("path", r.ioFailure.path().toString());
-            f.put("operation", r.ioFailure.operation());
-            f.put("kind", r.ioFailure.kind());
-            f.put("reason", r.ioFailure.reason());
+            f.put("path", r.ioFailure().path().toString());
+            f.put("operation", r.ioFailure().operation());
+            f.put("kind", r.ioFailure().kind());
+            f.put("reason", r.ioFailure().reason());
         } else {
             o.putNull("io_failure");
         }
-        if (r.refusal == null) {
+        if (r.refusal() == null) {
             o.putNull("refusal");
         } else {
-            o.set("refusal", refusal(r.refusal));
+            o.set("refusal", refusal(r.refusal()));
         }
-        u64(o, "recoverable_bytes", r.recoverableBytes);
+        u64(o, "recoverable_bytes", r.recoverableBytes());
         ArrayNode swept = o.putArray("swept");
-        for (PlannedOp.Delete d : r.swept) {
+        for (PlannedOp.Delete d : r.swept()) {
             ObjectNode s = swept.addObject();
             s.put("path", d.path().toString());
             s.put("reason", d.reason());
         }
         ArrayNode warnings = o.putArray("warnings");
-        r.warnings.forEach(warnings::add);
+        r.warnings().forEach(warnings::add);
         ArrayNode segs = o.putArray("segments");
-        for (SegmentReport s : r.segments) {
+        for (SegmentReport s : r.segments()) {
             segs.add(segment(s, r));
         }
         ArrayNode ops = o.putArray("operations");
         for (PlannedOp op : r.operations()) {
             ops.add(op(op));
         }
-        if (r.budget == null) {
+        if (r.budget() == null) {
             o.putNull("budget");
         } else {
             ObjectNode budget = o.putObject("budget");
-            u64(budget, "candidates_examined", r.budget.spentUnits());
-            u64(budget, "budget_units", r.budget.limitUnits());
-            u64(budget, "verified_bytes", r.budget.spentVerify());
-            u64(budget, "verify_budget_bytes", r.budget.limitVerify());
+            u64(budget, "candidates_examined", r.budget().spentUnits());
+            u64(budget, "budget_units", r.budget().limitUnits());
+            u64(budget, "verified_bytes", r.budget().spentVerify());
+            u64(budget, "verify_budget_bytes", r.budget().limitVerify());
         }
-        if (r.otherMode != null) {
+        if (r.otherMode() != null) {
             ObjectNode other = o.putObject("other_mode");
-            other.put("enforce_fsync", r.otherMode.durable);
-            other.put("outcome", r.otherMode.outcome.json());
-            if (r.otherMode.refusal == null) {
+            other.put("enforce_fsync", r.otherMode().durable());
+            other.put("outcome", r.otherMode().outcome().json());
+            if (r.otherMode().refusal() == null) {
                 other.putNull("refusal");
             } else {
-                other.set("refusal", refusal(r.otherMode.refusal));
+                other.set("refusal", refusal(r.otherMode().refusal()));
             }
             ArrayNode st = other.putArray("segments");
-            for (SegmentReport s : r.otherMode.segments) {
+            for (SegmentReport s : r.otherMode().segments()) {
                 ObjectNode x = st.addObject();
-                u64(x, "start_offset", s.start);
-                x.put("status", s.status.json());
+                u64(x, "start_offset", s.start());
+                x.put("status", s.status().json());
             }
         }
         return o;
@@ -217,28 +217,28 @@ public final class ScanJson {
 
     public static ObjectNode segment(SegmentReport s, PartitionReport r) {
         ObjectNode o = F.objectNode();
-        u64(o, "start_offset", s.start);
-        o.put("log", s.log.getFileName().toString());
-        o.put("status", s.status.json());
+        u64(o, "start_offset", s.start());
+        o.put("log", s.log().getFileName().toString());
+        o.put("status", s.status().json());
         ObjectNode before = o.putObject("before");
-        u64(before, "log_size", s.logLength);
-        u64(before, "index_size", s.indexLength);
-        u64(before, "index_entries", s.entries);
-        boolean bounded = s.status != SegmentReport.Status.REFUSED && s.status != SegmentReport.Status.IO_ERROR
+        u64(before, "log_size", s.logLength());
+        u64(before, "index_size", s.indexLength());
+        u64(before, "index_entries", s.entries());
+        boolean bounded = s.status() != SegmentReport.Status.REFUSED && s.status() != SegmentReport.Status.IO_ERROR
                 && s.hasBounds();
         if (bounded) {
             ObjectNode after = o.putObject("after");
-            u64(after, "end_offset", s.endOffset);
-            u64(after, "size", s.size);
-            u64(after, "index_entries", s.indexSize / IndexEntry.LENGTH);
-            u64(after, "start_timestamp", s.startTimestamp);
-            u64(after, "end_timestamp", s.endTimestamp);
+            u64(after, "end_offset", s.endOffset());
+            u64(after, "size", s.size());
+            u64(after, "index_entries", s.indexSize() / IndexEntry.LENGTH);
+            u64(after, "start_timestamp", s.startTimestamp());
+            u64(after, "end_timestamp", s.endTimestamp());
         } else {
             o.putNull("after");
         }
         ArrayNode ops = o.putArray("operations");
-        for (PlannedOp op : s.operations) {
-            if (op instanceof PlannedOp.StageIndex || r.outcome == PartitionReport.Outcome.ACCEPTED) {
+        for (PlannedOp op : s.operations()) {
+            if (op instanceof PlannedOp.StageIndex || r.outcome() == PartitionReport.Outcome.ACCEPTED) {
                 ops.add(op(op));
             }
         }
@@ -248,26 +248,26 @@ public final class ScanJson {
 
     private static ObjectNode evidence(SegmentReport s) {
         ObjectNode e = F.objectNode();
-        e.put("result", s.result.name().toLowerCase());
-        if (s.step != null) {
-            e.put("step", s.step.label());
+        e.put("result", s.result().name().toLowerCase());
+        if (s.step() != null) {
+            e.put("step", s.step().label());
         } else {
             e.putNull("step");
         }
-        if (s.scan != null) {
+        if (s.scan() != null) {
             ObjectNode scan = e.putObject("index_scan");
-            scan.put("structural", s.scan.structural());
-            scan.put("mappings", s.scan.mappings());
-            if (s.scan.structuralReason() != null) {
-                scan.put("structural_problem", s.scan.structuralReason());
+            scan.put("structural", s.scan().structural());
+            scan.put("mappings", s.scan().mappings());
+            if (s.scan().structuralReason() != null) {
+                scan.put("structural_problem", s.scan().structuralReason());
             }
-            if (s.scan.mappingReason() != null) {
-                u64(scan, "first_unmatched_entry", s.scan.firstUnmatched());
-                scan.put("mapping_problem", s.scan.mappingReason());
+            if (s.scan().mappingReason() != null) {
+                u64(scan, "first_unmatched_entry", s.scan().firstUnmatched());
+                scan.put("mapping_problem", s.scan().mappingReason());
             }
         }
         ArrayNode walks = e.putArray("walks");
-        for (Walk w : new Walk[]{s.fromLast, s.fromFirst, s.rebuild}) {
+        for (Walk w : new Walk[]{s.fromLast(), s.fromFirst(), s.rebuild()}) {
             if (w != null) {
                 ObjectNode x = walks.addObject();
                 x.put("walk", w.name());
@@ -283,7 +283,7 @@ public final class ScanJson {
             }
         }
         ArrayNode probes = e.putArray("probes");
-        for (ProbeResult p : s.probes) {
+        for (ProbeResult p : s.probes()) {
             ObjectNode x = probes.addObject();
             u64(x, "damage_position", p.damagePosition());
             u64(x, "residue_bytes", p.residue());
@@ -297,10 +297,10 @@ public final class ScanJson {
             }
             x.put("budget_exhausted", p.exhausted());
         }
-        AnchorSearch as = s.anchorSearch;
+        AnchorSearch as = s.anchorSearch();
         if (as != null) {
             ObjectNode x = e.putObject("step_back");
-            u64(x, "index_entries", s.entries);
+            u64(x, "index_entries", s.entries());
             u64(x, "provable_entries", as.provableEntries());
             u64(x, "provable_position", as.provablePosition());
             u64(x, "searched_entries", as.searchedEntries());
@@ -308,7 +308,7 @@ public final class ScanJson {
             x.put("searched_by_server", as.charged());
         }
         ArrayNode unread = e.putArray("unread");
-        for (Region g : s.unread) {
+        for (Region g : s.unread()) {
             ObjectNode x = unread.addObject();
             u64(x, "from", g.from());
             u64(x, "to", g.to());

@@ -85,8 +85,8 @@ class ExitCodeTest {
         PartitionReport t = engine.judge(torn, false);
         PartitionReport r = engine.judge(refused, false);
         PartitionReport u = engine.judge(unreadable, false);
-        assertEquals(PartitionReport.Outcome.IO_ERROR, u.outcome, () -> u.outcome + " " + u.refusal);
-        assertEquals(PartitionReport.Outcome.REFUSED, r.outcome);
+        assertEquals(PartitionReport.Outcome.IO_ERROR, u.outcome(), () -> u.outcome() + " " + u.refusal());
+        assertEquals(PartitionReport.Outcome.REFUSED, r.outcome());
         assertEquals(ExitCode.CLEAN, ExitCode.of(c));
         assertEquals(ExitCode.CHANGES, ExitCode.of(t));
         assertEquals(ExitCode.REFUSED, ExitCode.of(r));

@@ -55,7 +55,7 @@ class GalleryVerdictsTest {
                 String where = shape + " " + p.get("partition").asText() + " " + mode;
                 assertEquals(p.get(mode), JSON.readTree(JSON.writeValueAsString(actual(r))), where);
                 List<String> swept = new ArrayList<>();
-                r.swept.forEach(d -> swept.add(d.path().getFileName().toString()));
+                r.swept().forEach(d -> swept.add(d.path().getFileName().toString()));
                 swept.sort(null);
                 List<String> want = new ArrayList<>();
                 p.get("deleted_by_sweep").forEach(n -> want.add(n.asText()));
@@ -68,23 +68,23 @@ class GalleryVerdictsTest {
     /** The engine's verdict in the gallery's shape. */
     private static JsonNode actual(PartitionReport r) {
         ObjectNode o = JsonNodeFactory.instance.objectNode();
-        o.put("outcome", r.outcome.json());
-        if (r.refusal == null) {
+        o.put("outcome", r.outcome().json());
+        if (r.refusal() == null) {
             o.putNull("refusal");
         } else {
-            o.set("refusal", ScanJson.refusal(r.refusal));
+            o.set("refusal", ScanJson.refusal(r.refusal()));
         }
         var segs = o.putArray("segments");
-        for (SegmentReport s : r.segments) {
+        for (SegmentReport s : r.segments()) {
             ObjectNode x = segs.addObject();
-            x.put("start_offset", s.start);
-            x.put("status", s.status.json());
-            boolean bounded = s.status != SegmentReport.Status.REFUSED
-                    && s.status != SegmentReport.Status.NOT_EXAMINED;
+            x.put("start_offset", s.start());
+            x.put("status", s.status().json());
+            boolean bounded = s.status() != SegmentReport.Status.REFUSED
+                    && s.status() != SegmentReport.Status.NOT_EXAMINED;
             if (bounded) {
-                x.put("end_offset", s.endOffset);
-                x.put("size", s.size);
-                x.put("index_size", s.indexSize);
+                x.put("end_offset", s.endOffset());
+                x.put("size", s.size());
+                x.put("index_size", s.indexSize());
             } else {
                 x.putNull("end_offset");
                 x.putNull("size");

@@ -65,13 +65,13 @@ class InputsResolverTest {
         assertEquals("durability=persisted (from metadata/snapshot.bin)", d.durability().text());
         assertFalse(l.durability().durable());
         assertEquals("durability=replicated (from metadata/snapshot.bin)", l.durability().text());
-        SegmentReport sd = judge(d).segments.get(0);
-        SegmentReport sl = judge(l).segments.get(0);
-        assertEquals(SegmentReport.Status.TRUNCATED, sd.status);
-        assertEquals(SegmentReport.Status.TRUNCATED, sl.status);
-        assertEquals(1145, sd.size);
-        assertEquals(72, sd.indexSize);   // durable keeps the three-entry index
-        assertEquals(24, sl.indexSize);   // lenient rebuilds it to one entry
+        SegmentReport sd = judge(d).segments().get(0);
+        SegmentReport sl = judge(l).segments().get(0);
+        assertEquals(SegmentReport.Status.TRUNCATED, sd.status());
+        assertEquals(SegmentReport.Status.TRUNCATED, sl.status());
+        assertEquals(1145, sd.size());
+        assertEquals(72, sd.indexSize());   // durable keeps the three-entry index
+        assertEquals(24, sl.indexSize());   // lenient rebuilds it to one entry
         assertNull(d.wal().checkpoint());
         assertEquals("checkpoint=none (no prepares-1/ directory)", d.wal().text());
     }
@@ -215,10 +215,10 @@ class InputsResolverTest {
         assertEquals(new Checkpoint(0, 1145, 5), in.wal().checkpoint());
         assertEquals("checkpoint=(0, 1145, 5) (from prepares-1/frontier slot 0, sequence 2)", in.wal().text());
         PartitionReport r = judge(in);
-        assertEquals(PartitionReport.Outcome.ACCEPTED, r.outcome);
-        SegmentReport s = r.segments.get(0);
-        assertEquals(1145, s.size);
-        assertEquals(24, s.indexSize); // 6.9: the index is replaced by the rebuilt [(0, tA, 0)]
+        assertEquals(PartitionReport.Outcome.ACCEPTED, r.outcome());
+        SegmentReport s = r.segments().get(0);
+        assertEquals(1145, s.size());
+        assertEquals(24, s.indexSize()); // 6.9: the index is replaced by the rebuilt [(0, tA, 0)]
     }
 
     @Test

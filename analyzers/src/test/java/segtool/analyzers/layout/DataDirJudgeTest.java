@@ -56,11 +56,11 @@ class DataDirJudgeTest {
         List<String> a = new ArrayList<>();
         List<String> b = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            a.add(parallel.get(i).partition.directory() + " " + parallel.get(i).severity() + " "
+            a.add(parallel.get(i).partition().directory() + " " + parallel.get(i).severity() + " "
                     + parallel.get(i).operations().size());
-            b.add(oneByOne.get(i).partition.directory() + " " + oneByOne.get(i).severity() + " "
+            b.add(oneByOne.get(i).partition().directory() + " " + oneByOne.get(i).severity() + " "
                     + oneByOne.get(i).operations().size());
-            assertEquals(!parallel.get(i).durable, parallel.get(i).otherMode.durable);
+            assertEquals(!parallel.get(i).durable(), parallel.get(i).otherMode().durable());
         }
         assertEquals(b, a);
         assertEquals(List.of(0, 1, 0, 0, 1, 0), parallel.stream().map(PartitionReport::severity).toList());

@@ -36,12 +36,12 @@ class CheckpointTest {
         Fixture f = new Fixture(root, 1).log(0, Fixture.concat(Vectors.abc(), new byte[500])).index(0, EA, EB, EC)
                 .log(9, Vectors.c());
         PartitionReport r = judge(f, durable, new Checkpoint(0, 782, 4));
-        assertEquals(Outcome.ACCEPTED, r.outcome);
-        assertEquals(1, r.segments.size(), "segments at or past N other than C are left out");
-        SegmentReport s = r.segments.get(0);
-        assertEquals(Status.INDEX_REBUILT, s.status);
-        assertEquals(782, s.size);
-        assertEquals(3, s.endOffset);
+        assertEquals(Outcome.ACCEPTED, r.outcome());
+        assertEquals(1, r.segments().size(), "segments at or past N other than C are left out");
+        SegmentReport s = r.segments().get(0);
+        assertEquals(Status.INDEX_REBUILT, s.status());
+        assertEquals(782, s.size());
+        assertEquals(3, s.endOffset());
         List<PlannedOp> ops = r.operations();
         assertEquals(2, ops.size());
         assertInstanceOf(PlannedOp.StageIndex.class, ops.get(0));
@@ -53,8 +53,8 @@ class CheckpointTest {
     void logShorterThanCheckpoint_storageSizeMismatch(boolean durable) throws Exception {
         Fixture f = new Fixture(root, 1).log(0, Vectors.abc()).index(0, EA);
         PartitionReport r = judge(f, durable, new Checkpoint(0, 2000, 5));
-        assertEquals(Refusal.Variant.StorageSizeMismatch, r.refusal.variant());
-        assertEquals(Map.of("start_offset", 0L, "on_disk_bytes", 1145L, "expected_bytes", 2000L), r.refusal.fields());
+        assertEquals(Refusal.Variant.StorageSizeMismatch, r.refusal().variant());
+        assertEquals(Map.of("start_offset", 0L, "on_disk_bytes", 1145L, "expected_bytes", 2000L), r.refusal().fields());
     }
 
     @ParameterizedTest(name = "durable={0}")
@@ -62,8 +62,8 @@ class CheckpointTest {
     void checkpointInsideARecord_checkpointSizeMismatch(boolean durable) throws Exception {
         Fixture f = new Fixture(root, 1).log(0, Vectors.abc()).index(0, EA);
         PartitionReport r = judge(f, durable, new Checkpoint(0, 900, 5));
-        assertEquals(Refusal.Variant.CheckpointSizeMismatch, r.refusal.variant());
-        assertEquals(Map.of("start_offset", 0L, "validated_bytes", 782L, "expected_bytes", 900L), r.refusal.fields());
+        assertEquals(Refusal.Variant.CheckpointSizeMismatch, r.refusal().variant());
+        assertEquals(Map.of("start_offset", 0L, "validated_bytes", 782L, "expected_bytes", 900L), r.refusal().fields());
     }
 
     @ParameterizedTest(name = "durable={0}")
@@ -71,9 +71,9 @@ class CheckpointTest {
     void zeroLengthCheckpoint_indexTruncatedNeverFenced(boolean durable) throws Exception {
         Fixture f = new Fixture(root, 1).log(0, Vectors.abc()).index(0, EA, EB);
         PartitionReport r = judge(f, durable, new Checkpoint(0, 0, 0));
-        assertEquals(Outcome.ACCEPTED, r.outcome);
-        SegmentReport s = r.segments.get(0);
-        assertEquals(false, s.recoveredEmpty);
-        assertEquals(List.of(new PlannedOp.TruncateIndex(s.index, 0, 48, 0)), r.operations());
+        assertEquals(Outcome.ACCEPTED, r.outcome());
+        SegmentReport s = r.segments().get(0);
+        assertEquals(false, s.recoveredEmpty());
+        assertEquals(List.of(new PlannedOp.TruncateIndex(s.index(), 0, 48, 0)), r.operations());
     }
 }

@@ -132,8 +132,8 @@ class CutPropertyTest {
         write(dir, random, start);
         for (boolean durable : new boolean[]{false, true}) {
             PartitionReport r = engine(seed).judge(PartitionPath.of(dir), durable);
-            assertEquals(Outcome.ACCEPTED, r.outcome, "seed " + seed);
-            assertEquals(Status.CLEAN, r.segments.get(0).status, "seed " + seed);
+            assertEquals(Outcome.ACCEPTED, r.outcome(), "seed " + seed);
+            assertEquals(Status.CLEAN, r.segments().get(0).status(), "seed " + seed);
             assertEquals(0, r.severity(), "seed " + seed);
         }
     }
@@ -157,24 +157,24 @@ class CutPropertyTest {
                 Expected want = model(seg, x, durable);
                 long cut = x;
                 Supplier<String> where = () -> "seed " + seed + ", cut at " + cut + " of " + log.length
-                        + ", durable " + durable + ": " + (r.refusal != null ? r.refusal : r.segments.get(0).status);
+                        + ", durable " + durable + ": " + (r.refusal() != null ? r.refusal() : r.segments().get(0).status());
                 if (want.refused()) {
-                    assertEquals(Outcome.REFUSED, r.outcome, where);
-                    assertEquals(want.variant(), r.refusal.variant(), where);
-                    assertEquals(want.fields(), List.copyOf(r.refusal.fields().values()), where);
+                    assertEquals(Outcome.REFUSED, r.outcome(), where);
+                    assertEquals(want.variant(), r.refusal().variant(), where);
+                    assertEquals(want.fields(), List.copyOf(r.refusal().fields().values()), where);
                     continue;
                 }
-                assertEquals(Outcome.ACCEPTED, r.outcome, where);
-                SegmentReport s = r.segments.get(0);
-                assertEquals(want.status(), s.status, where);
-                assertEquals(want.size(), s.size, where);
-                assertEquals(want.endOffset(), s.endOffset, where);
+                assertEquals(Outcome.ACCEPTED, r.outcome(), where);
+                SegmentReport s = r.segments().get(0);
+                assertEquals(want.status(), s.status(), where);
+                assertEquals(want.size(), s.size(), where);
+                assertEquals(want.endOffset(), s.endOffset(), where);
                 PlanApplier.apply(r);
                 PartitionReport again = engine(x + 1).judge(PartitionPath.of(dir), durable);
-                assertEquals(Outcome.ACCEPTED, again.outcome, where);
+                assertEquals(Outcome.ACCEPTED, again.outcome(), where);
                 assertTrue(again.operations().isEmpty(), () -> where.get() + ": not a fixpoint: "
                         + again.operations());
-                Status settled = again.segments.get(0).status;
+                Status settled = again.segments().get(0).status();
                 assertTrue(settled == Status.CLEAN || settled == Status.RECOVERED_EMPTY, where);
             }
         }

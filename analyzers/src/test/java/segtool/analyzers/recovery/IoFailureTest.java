@@ -43,14 +43,14 @@ class IoFailureTest {
     }
 
     private static void assertFailure(PartitionReport r, Path path, String operation, String kind) {
-        assertEquals(Outcome.IO_ERROR, r.outcome, () -> String.valueOf(r.refusal));
-        IoFailure f = r.ioFailure;
+        assertEquals(Outcome.IO_ERROR, r.outcome(), () -> String.valueOf(r.refusal()));
+        IoFailure f = r.ioFailure();
         assertEquals(path, f.path());
         assertEquals(operation, f.operation());
         assertEquals(kind, f.kind());
         // ELOOP: the JDK's text for it begins with the C library's strerror
         assertTrue(f.reason().startsWith("Too many levels of symbolic links"), f.reason());
-        assertEquals(path + ": " + kind + " (" + operation + "): " + f.reason(), r.ioError);
+        assertEquals(path + ": " + kind + " (" + operation + "): " + f.reason(), r.ioError());
         JsonNode json = ScanJson.partition(r);
         assertEquals("io_error", json.get("outcome").asText());
         assertEquals(path.toString(), json.get("io_failure").get("path").asText());
@@ -59,7 +59,7 @@ class IoFailureTest {
     }
 
     private static List<Status> statuses(PartitionReport r) {
-        return r.segments.stream().map(s -> s.status).toList();
+        return r.segments().stream().map(s -> s.status()).toList();
     }
 
     @ParameterizedTest(name = "enforce_fsync={0}")
@@ -99,7 +99,7 @@ class IoFailureTest {
         Files.write(SegmentFiles.index(f.dir, 10), new byte[0]);
         Path anchor = SegmentFiles.anchor(f.dir, 10);
         Files.write(anchor, new AnchorRecord(10, 0, 3).encode());
-        assertEquals(Outcome.ACCEPTED, f.judge(durable).outcome, "the anchor admits the gap");
+        assertEquals(Outcome.ACCEPTED, f.judge(durable).outcome(), "the anchor admits the gap");
         loop(anchor);
         PartitionReport r = f.judge(durable);
         assertFailure(r, anchor, IoFailure.READ, "cannot read file");
@@ -121,16 +121,16 @@ class IoFailureTest {
 
         PartitionReport shortLog = new RecoveryEngine(o.withCheckpoint(new Checkpoint(0, 2000, 5))).judge(f.partition,
                 durable);
-        assertEquals(Outcome.REFUSED, shortLog.outcome, () -> String.valueOf(shortLog.ioError));
-        assertEquals(Refusal.Variant.StorageSizeMismatch, shortLog.refusal.variant());
+        assertEquals(Outcome.REFUSED, shortLog.outcome(), () -> String.valueOf(shortLog.ioError()));
+        assertEquals(Refusal.Variant.StorageSizeMismatch, shortLog.refusal().variant());
 
         PartitionReport midRecord = new RecoveryEngine(o.withCheckpoint(new Checkpoint(0, 900, 5)))
                 .judge(f.partition, durable);
-        assertEquals(Refusal.Variant.CheckpointSizeMismatch, midRecord.refusal.variant());
+        assertEquals(Refusal.Variant.CheckpointSizeMismatch, midRecord.refusal().variant());
 
         PartitionReport renamed = new RecoveryEngine(o.withCheckpoint(new Checkpoint(0, 1145, 5)))
                 .judge(f.partition, durable);
-        assertEquals(Outcome.ACCEPTED, renamed.outcome, () -> String.valueOf(renamed.ioError));
+        assertEquals(Outcome.ACCEPTED, renamed.outcome(), () -> String.valueOf(renamed.ioError()));
         assertEquals(List.of(Status.INDEX_REBUILT), statuses(renamed));
         assertTrue(renamed.operations().stream().anyMatch(op -> op instanceof PlannedOp.InstallIndex));
 

@@ -36,10 +36,10 @@ class OutcomeCatalogueTest {
     private static final IndexEntry EC = new IndexEntry(4, TC, 782);
 
     private static void assertRefusal(PartitionReport r, Refusal.Variant variant, Map<String, Long> fields) {
-        assertEquals(Outcome.REFUSED, r.outcome, () -> "expected " + variant + ", got " + r.outcome + " "
-                + r.segments.stream().map(s -> s.status.json()).toList());
-        assertEquals(variant, r.refusal.variant());
-        assertEquals(fields, r.refusal.fields());
+        assertEquals(Outcome.REFUSED, r.outcome(), () -> "expected " + variant + ", got " + r.outcome() + " "
+                + r.segments().stream().map(s -> s.status().json()).toList());
+        assertEquals(variant, r.refusal().variant());
+        assertEquals(fields, r.refusal().fields());
     }
 
     private static byte[] batch(long pid, long base, long ts, int messages) {
@@ -74,11 +74,11 @@ class OutcomeCatalogueTest {
         // the last entry names offset 3 at B's position: W(last) stops silently; lenient rebuilds
         Fixture f = new Fixture(root, 1).log(0, Vectors.abc()).index(0, EA, new IndexEntry(3, TB, 315));
         PartitionReport r = f.judge(false);
-        assertEquals(Outcome.ACCEPTED, r.outcome);
-        SegmentReport s = r.segments.get(0);
-        assertEquals(Stop.Kind.INDEX_OFFSET_MISMATCH, s.fromLast.stop().kind());
-        assertEquals(Status.INDEX_REBUILT, s.status);
-        assertEquals(4, s.endOffset);
+        assertEquals(Outcome.ACCEPTED, r.outcome());
+        SegmentReport s = r.segments().get(0);
+        assertEquals(Stop.Kind.INDEX_OFFSET_MISMATCH, s.fromLast().stop().kind());
+        assertEquals(Status.INDEX_REBUILT, s.status());
+        assertEquals(4, s.endOffset());
     }
 
     @ParameterizedTest(name = "durable={0}")
@@ -98,10 +98,10 @@ class OutcomeCatalogueTest {
         assertRefusal(f.judge(true), Refusal.Variant.FsyncedRebuildShortfall, Map.of("start_offset", 0L,
                 "entry_count", 3L, "walked_position", 1145L, "durable_position", 1300L));
         PartitionReport lenient = f.judge(false);
-        assertEquals(Outcome.ACCEPTED, lenient.outcome);
-        assertEquals(Status.TRUNCATED, lenient.segments.get(0).status);
-        assertEquals(1145, lenient.segments.get(0).size);
-        assertEquals(1, lenient.segments.get(0).stepBack());
+        assertEquals(Outcome.ACCEPTED, lenient.outcome());
+        assertEquals(Status.TRUNCATED, lenient.segments().get(0).status());
+        assertEquals(1145, lenient.segments().get(0).size());
+        assertEquals(1, lenient.segments().get(0).stepBack());
     }
 
     /**
@@ -146,7 +146,7 @@ class OutcomeCatalogueTest {
                 "damage_position", g, "residue_bytes", 2560L, "candidates_examined", 1792L,
                 "budget_units", 5120L, "verified_bytes", 10752L, "verify_budget_bytes", 10240L));
         // the lenient evidence-only anchor search did not touch the shared budget
-        assertTrue(r.segments.get(0).anchorSearch.exhausted());
+        assertTrue(r.segments().get(0).anchorSearch().exhausted());
     }
 
     @Test
@@ -155,9 +155,9 @@ class OutcomeCatalogueTest {
         assertRefusal(f.judge(true), Refusal.Variant.FsyncedLogLoss, Map.of("start_offset", 0L, "entry_count", 3L,
                 "provable_entries", 1L, "provable_position", 0L, "searched_entries", 2L));
         PartitionReport lenient = f.judge(false);
-        assertEquals(Status.TRUNCATED, lenient.segments.get(0).status);
-        assertEquals(315, lenient.segments.get(0).size);
-        assertEquals(2, lenient.segments.get(0).stepBack());
+        assertEquals(Status.TRUNCATED, lenient.segments().get(0).status());
+        assertEquals(315, lenient.segments().get(0).size());
+        assertEquals(2, lenient.segments().get(0).stepBack());
     }
 
     @ParameterizedTest(name = "durable={0}")
@@ -185,9 +185,9 @@ class OutcomeCatalogueTest {
                 .log(10, batch(1, 10, TC + 10, 2)).index(10, new IndexEntry(10, TC + 10, 0));
         Files.write(SegmentFiles.anchor(f.dir, 10), new AnchorRecord(10, 0, 4).encode());
         PartitionReport r = f.judge(durable);
-        assertEquals(Outcome.ACCEPTED, r.outcome);
-        assertNotNull(r.segments.get(1).anchoredGap);
-        assertEquals(11, r.segments.get(1).endOffset);
+        assertEquals(Outcome.ACCEPTED, r.outcome());
+        assertNotNull(r.segments().get(1).anchoredGap());
+        assertEquals(11, r.segments().get(1).endOffset());
     }
 
     @ParameterizedTest(name = "durable={0}")
@@ -206,10 +206,10 @@ class OutcomeCatalogueTest {
         byte[] index = Fixture.concat(segtool.formats.index.IndexFile.encode(List.of(EA, EB, EC)), new byte[7]);
         Fixture f = new Fixture(root, 1).log(0, Vectors.abc()).rawIndex(0, index);
         PartitionReport r = f.judge(durable);
-        SegmentReport s = r.segments.get(0);
-        assertEquals(Status.TRUNCATED, s.status);
-        assertEquals(1145, s.size);
-        assertEquals(List.of(new PlannedOp.TruncateIndex(s.index, 0, 79, 72)), r.operations());
+        SegmentReport s = r.segments().get(0);
+        assertEquals(Status.TRUNCATED, s.status());
+        assertEquals(1145, s.size());
+        assertEquals(List.of(new PlannedOp.TruncateIndex(s.index(), 0, 79, 72)), r.operations());
     }
 
     @ParameterizedTest(name = "durable={0}")
@@ -217,10 +217,10 @@ class OutcomeCatalogueTest {
     void structurallyInconsistentIndex_rebuiltWithoutDurableChecks(boolean durable) throws Exception {
         Fixture f = new Fixture(root, 1).log(0, Vectors.abc()).index(0, EA, EC, EB);
         PartitionReport r = f.judge(durable);
-        SegmentReport s = r.segments.get(0);
-        assertEquals(DecisionStep.A2, s.step);
-        assertEquals(Status.INDEX_REBUILT, s.status);
-        assertEquals(2, s.scan.firstBadEntry());
+        SegmentReport s = r.segments().get(0);
+        assertEquals(DecisionStep.A2, s.step());
+        assertEquals(Status.INDEX_REBUILT, s.status());
+        assertEquals(2, s.scan().firstBadEntry());
         assertInstanceOf(PlannedOp.InstallIndex.class, r.operations().get(1));
     }
 
@@ -233,15 +233,15 @@ class OutcomeCatalogueTest {
                 .file("00000000000000000099.anchor", new byte[40])
                 .file("5.log", new byte[0]);
         PartitionReport r = f.judge(durable);
-        List<String> swept = r.swept.stream().map(d -> d.path().getFileName().toString()).sorted().toList();
+        List<String> swept = r.swept().stream().map(d -> d.path().getFileName().toString()).sorted().toList();
         assertEquals(List.of("00000000000000000000.index.staging", "00000000000000000099.anchor",
                 "00000000000000000099.index"), swept);
-        assertTrue(r.warnings.stream().anyMatch(w -> w.startsWith("5.log: non-canonical")), r.warnings::toString);
+        assertTrue(r.warnings().stream().anyMatch(w -> w.startsWith("5.log: non-canonical")), r.warnings()::toString);
         // 5.log contributes S=5, read at 00000000000000000005.log, which is missing: an empty tail segment...
         // ...but 0..4 then 5: contiguous, and the empty segment is last: accepted.
-        assertEquals(Outcome.ACCEPTED, r.outcome);
-        assertEquals(2, r.segments.size());
-        assertEquals(Status.RECOVERED_EMPTY, r.segments.get(1).status);
+        assertEquals(Outcome.ACCEPTED, r.outcome());
+        assertEquals(2, r.segments().size());
+        assertEquals(Status.RECOVERED_EMPTY, r.segments().get(1).status());
     }
 
     @ParameterizedTest(name = "durable={0}")
@@ -250,8 +250,8 @@ class OutcomeCatalogueTest {
         byte[] empty = RecordEncoder.encode(1, 0, TA, 0, List.of());
         Fixture f = new Fixture(root, 1).log(0, Fixture.concat(empty, empty));
         PartitionReport r = f.judge(durable);
-        assertEquals(Status.RECOVERED_EMPTY, r.segments.get(0).status);
-        assertEquals(2, r.segments.get(0).rebuild.emptyRecords());
+        assertEquals(Status.RECOVERED_EMPTY, r.segments().get(0).status());
+        assertEquals(2, r.segments().get(0).rebuild().emptyRecords());
     }
 
     @Test
@@ -259,8 +259,8 @@ class OutcomeCatalogueTest {
         Fixture dummy = null;
         PartitionReport r = new RecoveryEngine().judge(segtool.formats.naming.PartitionPath.of(
                 root.resolve("streams/1/topics/1/partitions/9")), false);
-        assertEquals(Outcome.ACCEPTED, r.outcome);
-        assertTrue(r.segments.isEmpty());
+        assertEquals(Outcome.ACCEPTED, r.outcome());
+        assertTrue(r.segments().isEmpty());
         assertEquals(null, dummy);
     }
 
@@ -269,8 +269,8 @@ class OutcomeCatalogueTest {
         Fixture f = new Fixture(root, 1).index(0, EA);
         Files.createDirectory(SegmentFiles.log(f.dir, 0));
         PartitionReport r = f.judge(false);
-        assertEquals(Outcome.IO_ERROR, r.outcome);
-        assertTrue(r.ioError.contains("00000000000000000000.log"), r.ioError);
+        assertEquals(Outcome.IO_ERROR, r.outcome());
+        assertTrue(r.ioError().contains("00000000000000000000.log"), r.ioError());
     }
 
     @Test
@@ -280,9 +280,9 @@ class OutcomeCatalogueTest {
         Fixture f = new Fixture(root, 1).log(4, Vectors.c()).index(4, new IndexEntry(4, TC, 0))
                 .file(".log", new byte[10]).file("..log", new byte[10]).file(".index", new byte[24]);
         PartitionReport r = f.judge(false);
-        assertEquals(List.of(4L), r.segments.stream().map(s -> s.start).toList());
-        assertEquals(List.of(), r.swept.stream().map(d -> d.path().getFileName().toString()).toList());
-        assertTrue(r.warnings.stream().anyMatch(w -> w.startsWith("..log: log name is not a start offset")),
-                r.warnings::toString);
+        assertEquals(List.of(4L), r.segments().stream().map(s -> s.start()).toList());
+        assertEquals(List.of(), r.swept().stream().map(d -> d.path().getFileName().toString()).toList());
+        assertTrue(r.warnings().stream().anyMatch(w -> w.startsWith("..log: log name is not a start offset")),
+                r.warnings()::toString);
     }
 }

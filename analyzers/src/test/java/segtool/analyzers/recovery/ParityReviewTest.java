@@ -56,20 +56,20 @@ class ParityReviewTest {
     private static final long MAXB = BatchHeader.MAX_RECOVERABLE_BATCH_BYTES;
 
     private static void assertRefusal(PartitionReport r, Refusal.Variant variant, Map<String, Long> fields) {
-        assertEquals(Outcome.REFUSED, r.outcome, () -> "expected " + variant + ", got " + r.outcome + " "
-                + r.ioError + " " + r.segments.stream().map(s -> s.status.json()).toList());
-        assertEquals(variant, r.refusal.variant());
-        assertEquals(fields, r.refusal.fields());
+        assertEquals(Outcome.REFUSED, r.outcome(), () -> "expected " + variant + ", got " + r.outcome() + " "
+                + r.ioError() + " " + r.segments().stream().map(s -> s.status().json()).toList());
+        assertEquals(variant, r.refusal().variant());
+        assertEquals(fields, r.refusal().fields());
     }
 
     private static void assertAccepted(PartitionReport r) {
-        assertEquals(Outcome.ACCEPTED, r.outcome, () -> "expected accepted, got " + r.outcome + " " + r.refusal
-                + " " + r.ioError);
+        assertEquals(Outcome.ACCEPTED, r.outcome(), () -> "expected accepted, got " + r.outcome() + " " + r.refusal()
+                + " " + r.ioError());
     }
 
     /** The four budget counters: candidates_examined, budget_units, verified_bytes, verify_budget_bytes. */
     private static List<Long> budget(PartitionReport r) {
-        return List.of(r.budget.spentUnits(), r.budget.limitUnits(), r.budget.spentVerify(), r.budget.limitVerify());
+        return List.of(r.budget().spentUnits(), r.budget().limitUnits(), r.budget().spentVerify(), r.budget().limitVerify());
     }
 
     private static Map<String, Long> fields(Object... namesAndValues) {
@@ -127,12 +127,12 @@ class ParityReviewTest {
         Files.createSymbolicLink(f.dir.resolve("00000000000000000000.index.staging"), elsewhere);
         PartitionReport r = f.judge(durable);
         assertEquals(List.of("00000000000000000000.index.staging", "00000000000000000005.index"),
-                r.swept.stream().map(d -> d.path().getFileName().toString()).sorted().toList());
+                r.swept().stream().map(d -> d.path().getFileName().toString()).sorted().toList());
         assertAccepted(r);
-        SegmentReport tail = r.segments.get(1);
-        assertEquals(0, tail.indexLength);
-        assertEquals(Status.RECOVERED_EMPTY, tail.status);
-        assertEquals(List.of(), tail.operations, "nothing to fence: both files are absent after the sweep");
+        SegmentReport tail = r.segments().get(1);
+        assertEquals(0, tail.indexLength());
+        assertEquals(Status.RECOVERED_EMPTY, tail.status());
+        assertEquals(List.of(), tail.operations(), "nothing to fence: both files are absent after the sweep");
     }
 
     /**
@@ -147,7 +147,7 @@ class ParityReviewTest {
         Files.createSymbolicLink(f.dir.resolveSibling("1.fenced.0"), root.resolve("nowhere"));
         PartitionReport r = f.judge(durable);
         assertAccepted(r);
-        PlannedOp.Fence fence = assertInstanceOf(PlannedOp.Fence.class, r.segments.get(0).operations.get(0));
+        PlannedOp.Fence fence = assertInstanceOf(PlannedOp.Fence.class, r.segments().get(0).operations().get(0));
         assertEquals(f.dir.resolveSibling("1.fenced.1"), fence.fenceDirectory());
     }
 
@@ -165,10 +165,10 @@ class ParityReviewTest {
             Files.createDirectory(f.dir.resolveSibling("1.fenced." + k));
         }
         PartitionReport r = f.judge(durable);
-        assertEquals(Outcome.IO_ERROR, r.outcome, () -> r.outcome + " " + r.refusal);
-        assertTrue(r.ioError.contains("fence"), r.ioError);
-        assertEquals(IoFailure.CREATE, r.ioFailure.operation(), "pass C cannot create a fence directory");
-        assertEquals(Status.IO_ERROR, r.segments.get(1).status, "the failure is the segment's to fence (issue 10)");
+        assertEquals(Outcome.IO_ERROR, r.outcome(), () -> r.outcome() + " " + r.refusal());
+        assertTrue(r.ioError().contains("fence"), r.ioError());
+        assertEquals(IoFailure.CREATE, r.ioFailure().operation(), "pass C cannot create a fence directory");
+        assertEquals(Status.IO_ERROR, r.segments().get(1).status(), "the failure is the segment's to fence (issue 10)");
     }
 
     /** ... but only pass C fences: a pass-B refusal comes first, and a fence with nothing to move needs no name. */
@@ -188,7 +188,7 @@ class ParityReviewTest {
         }
         PartitionReport r = g.judge(durable);
         assertAccepted(r);
-        assertEquals(Status.RECOVERED_EMPTY, r.segments.get(1).status);
+        assertEquals(Status.RECOVERED_EMPTY, r.segments().get(1).status());
     }
 
     /**
@@ -205,10 +205,10 @@ class ParityReviewTest {
         PartitionReport r = f.judge(durable);
         assertRefusal(r, Refusal.Variant.Hole, fields("previous_start", 5, "previous_end", 5, "next_start", 5,
                 "recoverable_bytes", 2L * five.length));
-        assertEquals(List.of(Status.INDEX_REBUILT, Status.REFUSED), r.segments.stream().map(s -> s.status).toList());
+        assertEquals(List.of(Status.INDEX_REBUILT, Status.REFUSED), r.segments().stream().map(s -> s.status()).toList());
         assertEquals(2, r.operations().stream().filter(op -> op instanceof PlannedOp.StageIndex).count(),
                 "pass A stages the canonical index once per duplicate");
-        assertTrue(r.warnings.stream().anyMatch(w -> w.contains("more than one .log")), r.warnings::toString);
+        assertTrue(r.warnings().stream().anyMatch(w -> w.contains("more than one .log")), r.warnings()::toString);
     }
 
     /**
@@ -225,8 +225,8 @@ class ParityReviewTest {
         try {
             assumeFalse(Files.isReadable(index), "permissions do not apply to this user (root)");
             PartitionReport r = f.judge(durable);
-            assertEquals(Outcome.IO_ERROR, r.outcome, () -> r.outcome + " " + r.segments.get(0).status);
-            assertTrue(r.ioError.contains("00000000000000000000.index"), r.ioError);
+            assertEquals(Outcome.IO_ERROR, r.outcome(), () -> r.outcome() + " " + r.segments().get(0).status());
+            assertTrue(r.ioError().contains("00000000000000000000.index"), r.ioError());
         } finally {
             Files.setPosixFilePermissions(index, PosixFilePermissions.fromString("rw-------"));
         }
@@ -301,7 +301,7 @@ class ParityReviewTest {
         PartitionReport r = engine.judge(f.partition, durable);
         assertTrue(shrunk[0]);
         if (durable) {
-            assertEquals(Outcome.IO_ERROR, r.outcome, () -> r.outcome + " " + r.refusal);
+            assertEquals(Outcome.IO_ERROR, r.outcome(), () -> r.outcome() + " " + r.refusal());
         } else {
             assertRefusal(r, Refusal.Variant.InteriorDamage,
                     fields("start_offset", 0, "damage_position", 315, "survivor_position", 325));
@@ -326,12 +326,12 @@ class ParityReviewTest {
         assertEquals("18446744073709551615.log", SegmentFiles.log(f.dir, MAX).getFileName().toString());
         PartitionReport r = f.judge(durable);
         assertAccepted(r);
-        SegmentReport s = r.segments.get(0);
-        assertEquals(Status.TRUNCATED, s.status);
-        assertEquals(MAX, s.endOffset);
-        assertEquals(r1.length + r2.length, s.size);
-        assertEquals(TB, s.endTimestamp);
-        ProbeResult probe = s.probes.get(s.probes.size() - 1);
+        SegmentReport s = r.segments().get(0);
+        assertEquals(Status.TRUNCATED, s.status());
+        assertEquals(MAX, s.endOffset());
+        assertEquals(r1.length + r2.length, s.size());
+        assertEquals(TB, s.endTimestamp());
+        ProbeResult probe = s.probes().get(s.probes().size() - 1);
         assertEquals(r1.length + r2.length, probe.damagePosition());
         assertEquals(0, probe.verifications(), "base_offset > 2^64-1 never holds: no candidate is verified");
     }
@@ -363,10 +363,10 @@ class ParityReviewTest {
                 .log(a, batch(1, a, TA, 2)).index(a, new IndexEntry(a, TA, 0));
         PartitionReport r = f.judge(durable);
         assertAccepted(r);
-        assertEquals(List.of(a, b, c), r.segments.stream().map(s -> s.start).toList());
-        assertEquals(List.of(Long.MAX_VALUE, b, c + 2), r.segments.stream().map(s -> s.endOffset).toList());
+        assertEquals(List.of(a, b, c), r.segments().stream().map(s -> s.start()).toList());
+        assertEquals(List.of(Long.MAX_VALUE, b, c + 2), r.segments().stream().map(s -> s.endOffset()).toList());
         assertEquals(List.of(Status.CLEAN, Status.CLEAN, Status.CLEAN),
-                r.segments.stream().map(s -> s.status).toList());
+                r.segments().stream().map(s -> s.status()).toList());
     }
 
     /**
@@ -382,7 +382,7 @@ class ParityReviewTest {
         Fixture f = new Fixture(root, 1).log(s, batch(1, s, TA, 5)).index(s, new IndexEntry(s, TA, 0));
         PartitionReport r = f.judge(durable);
         assertAccepted(r);
-        assertEquals(MAX, r.segments.get(0).endOffset);
+        assertEquals(MAX, r.segments().get(0).endOffset());
     }
 
     // ==== MAXB (RECOVERY 2.1, 2.3, 4.7) ===========================================================================
@@ -403,10 +403,10 @@ class ParityReviewTest {
             PartitionReport r = f.judge(durable);
             assertRefusal(r, Refusal.Variant.InteriorDamage,
                     fields("start_offset", 0, "damage_position", 0, "survivor_position", 256));
-            SegmentReport s = r.segments.get(0);
-            assertEquals(over == 0, s.scan.mappings(), () -> String.valueOf(s.scan.mappingReason()));
-            assertEquals(over == 0 ? Stop.Kind.VERIFY_FAILED : Stop.Kind.LENGTH_OVER_MAX, s.fromLast.stop().kind());
-            assertEquals(over == 0 ? Stop.Kind.VERIFY_FAILED : Stop.Kind.LENGTH_OVER_MAX, s.rebuild.stop().kind());
+            SegmentReport s = r.segments().get(0);
+            assertEquals(over == 0, s.scan().mappings(), () -> String.valueOf(s.scan().mappingReason()));
+            assertEquals(over == 0 ? Stop.Kind.VERIFY_FAILED : Stop.Kind.LENGTH_OVER_MAX, s.fromLast().stop().kind());
+            assertEquals(over == 0 ? Stop.Kind.VERIFY_FAILED : Stop.Kind.LENGTH_OVER_MAX, s.rebuild().stop().kind());
         }
     }
 
@@ -449,9 +449,9 @@ class ParityReviewTest {
         for (boolean durable : new boolean[]{false, true}) {
             PartitionReport r = f.judge(durable);
             assertAccepted(r);
-            SegmentReport s = r.segments.get(0);
-            assertEquals(Status.TRUNCATED, s.status);
-            assertEquals(315, s.size);
+            SegmentReport s = r.segments().get(0);
+            assertEquals(Status.TRUNCATED, s.status());
+            assertEquals(315, s.size());
             long candidates = residue - 256;
             assertEquals(List.of(candidates, 2L * residue, 256 * candidates, 4L * residue), budget(r));
         }
@@ -491,7 +491,7 @@ class ParityReviewTest {
         assertEquals(reachesEntry0 ? List.of(0L, 630L, 315L, 1260L) : List.of(0L, 0L, 0L, 0L), budget(r));
         PartitionReport lenient = f.judge(false);
         assertAccepted(lenient);
-        assertEquals(Status.INDEX_REBUILT, lenient.segments.get(0).status);
+        assertEquals(Status.INDEX_REBUILT, lenient.segments().get(0).status());
         assertEquals(List.of(0L, 0L, 0L, 0L), budget(lenient), "lenient mode never searches");
     }
 
@@ -526,12 +526,12 @@ class ParityReviewTest {
                 .file("0000000000000000000000005.log", new byte[3]).file("-5.log", new byte[3])
                 .file("+.log", new byte[3]).file("18446744073709551616.log", new byte[3]);
         PartitionReport r = f.judge(durable);
-        assertEquals(List.of(5L, 5L, 5L, 5L), r.segments.stream().map(s -> s.start).toList());
-        assertEquals(List.of(6L, 6L, 6L, 6L), r.segments.stream().map(s -> s.endOffset).toList());
+        assertEquals(List.of(5L, 5L, 5L, 5L), r.segments().stream().map(s -> s.start()).toList());
+        assertEquals(List.of(6L, 6L, 6L, 6L), r.segments().stream().map(s -> s.endOffset()).toList());
         assertRefusal(r, Refusal.Variant.Hole, fields("previous_start", 5, "previous_end", 6, "next_start", 5,
                 "recoverable_bytes", 4L * five.length));
-        assertEquals(3, r.warnings.stream().filter(w -> w.contains("not a start offset")).count(),
-                r.warnings::toString);
+        assertEquals(3, r.warnings().stream().filter(w -> w.contains("not a start offset")).count(),
+                r.warnings()::toString);
     }
 
     /**
@@ -546,14 +546,14 @@ class ParityReviewTest {
                 .file("+5.log", Fixture.filled(400, 0xAB)).file("+5.index", Fixture.filled(24, 0xAB));
         PartitionReport r = f.judge(durable);
         assertAccepted(r);
-        assertEquals(List.of(), r.swept);
-        SegmentReport tail = r.segments.get(1);
-        assertEquals(5, tail.start);
-        assertEquals(0, tail.logLength);
-        assertEquals(Status.RECOVERED_EMPTY, tail.status);
+        assertEquals(List.of(), r.swept());
+        SegmentReport tail = r.segments().get(1);
+        assertEquals(5, tail.start());
+        assertEquals(0, tail.logLength());
+        assertEquals(Status.RECOVERED_EMPTY, tail.status());
         assertEquals(List.of(), r.operations());
-        assertTrue(r.warnings.stream().anyMatch(w -> w.startsWith("+5.log: non-canonical")
-                && w.endsWith("which does not exist")), r.warnings::toString);
+        assertTrue(r.warnings().stream().anyMatch(w -> w.startsWith("+5.log: non-canonical")
+                && w.endsWith("which does not exist")), r.warnings()::toString);
     }
 
     // ==== W and R (RECOVERY 4.5, 4.6, 11.2) ========================================================================
@@ -593,10 +593,10 @@ class ParityReviewTest {
         Fixture f = new Fixture(root, 1).log(0, Fixture.prefix(Vectors.a(), 300)).index(0, EA);
         PartitionReport r = f.judge(durable);
         assertAccepted(r);
-        SegmentReport s = r.segments.get(0);
-        assertEquals(Status.RECOVERED_EMPTY, s.status);
-        assertEquals(List.of(new PlannedOp.Fence(s.log, 0, f.dir.resolveSibling("1.fenced.0"), 300, 24)),
-                s.operations);
+        SegmentReport s = r.segments().get(0);
+        assertEquals(Status.RECOVERED_EMPTY, s.status());
+        assertEquals(List.of(new PlannedOp.Fence(s.log(), 0, f.dir.resolveSibling("1.fenced.0"), 300, 24)),
+                s.operations());
     }
 
     // ==== budget shared across segments (RECOVERY 2.4, 11.2) ======================================================
@@ -622,7 +622,7 @@ class ParityReviewTest {
         assertRefusal(r, Refusal.Variant.UnverifiedResidue, fields("start_offset", 1, "damage_position", g.length,
                 "residue_bytes", 2560, "candidates_examined", 44 + 2304, "budget_units", 600 + 5120,
                 "verified_bytes", 11520, "verify_budget_bytes", 1200 + 10240));
-        assertEquals(Status.TRUNCATED, r.segments.get(0).status);
+        assertEquals(Status.TRUNCATED, r.segments().get(0).status());
     }
 
     // ==== I/O errors are never damage (RECOVERY 7.3) ===============================================================
@@ -635,8 +635,8 @@ class ParityReviewTest {
         Path anchor = SegmentFiles.anchor(f.dir, 3);
         Files.createSymbolicLink(anchor, anchor);
         PartitionReport r = f.judge(durable);
-        assertEquals(Outcome.IO_ERROR, r.outcome, () -> r.outcome + " " + r.refusal);
-        assertTrue(r.ioError.contains("00000000000000000003.anchor"), r.ioError);
+        assertEquals(Outcome.IO_ERROR, r.outcome(), () -> r.outcome() + " " + r.refusal());
+        assertTrue(r.ioError().contains("00000000000000000003.anchor"), r.ioError());
     }
 
     /** ...and not read at all for a contiguous pair. */
@@ -656,13 +656,13 @@ class ParityReviewTest {
         Fixture f = new Fixture(root, 1).index(0, EA);
         Files.createSymbolicLink(SegmentFiles.log(f.dir, 0), SegmentFiles.log(f.dir, 0));
         PartitionReport r = f.judge(durable);
-        assertEquals(Outcome.IO_ERROR, r.outcome);
-        assertTrue(r.ioError.contains("metadata"), r.ioError);
+        assertEquals(Outcome.IO_ERROR, r.outcome());
+        assertTrue(r.ioError().contains("metadata"), r.ioError());
         Fixture g = new Fixture(root.resolve("b"), 1).log(0, Vectors.abc());
         Files.createSymbolicLink(SegmentFiles.index(g.dir, 0), SegmentFiles.index(g.dir, 0));
         PartitionReport q = g.judge(durable);
-        assertEquals(Outcome.IO_ERROR, q.outcome);
-        assertTrue(q.ioError.contains("00000000000000000000.index"), q.ioError);
+        assertEquals(Outcome.IO_ERROR, q.outcome());
+        assertTrue(q.ioError().contains("00000000000000000000.index"), q.ioError());
     }
 
     // ==== parallel = sequential ===================================================================================
@@ -690,9 +690,9 @@ class ParityReviewTest {
             RecoveryEngine engine = new RecoveryEngine(RecoveryOptions.defaults().withThreads(threads)
                     .withWindow(4096));
             PartitionReport r = engine.judge(f.partition, durable);
-            SegmentReport s = r.segments.get(0);
-            seen.add(r.outcome + " " + r.refusal + " " + budget(r) + " " + s.fromLast.position() + " "
-                    + s.fromLast.stop().kind() + " " + (s.rebuild == null ? "-" : s.rebuild.position()));
+            SegmentReport s = r.segments().get(0);
+            seen.add(r.outcome() + " " + r.refusal() + " " + budget(r) + " " + s.fromLast().position() + " "
+                    + s.fromLast().stop().kind() + " " + (s.rebuild() == null ? "-" : s.rebuild().position()));
         }
         assertEquals(seen.get(0), seen.get(1));
         assertTrue(seen.get(0).contains("InteriorDamage {start_offset: 0, damage_position: " + at), seen.get(0));

@@ -133,13 +133,13 @@ class ProbeEquivalenceTest {
             Refusal want = reference(log, 0, head.length, true, 1, candidates);
             String where = "seed " + seed + ", window " + window + ", log " + log.length;
             if (want == null) {
-                assertEquals(PartitionReport.Outcome.ACCEPTED, got.outcome, where + ": " + got.refusal);
-                assertEquals(head.length, got.segments.get(0).size, where);
+                assertEquals(PartitionReport.Outcome.ACCEPTED, got.outcome(), where + ": " + got.refusal());
+                assertEquals(head.length, got.segments().get(0).size(), where);
             } else {
-                assertEquals(PartitionReport.Outcome.REFUSED, got.outcome, where);
-                assertEquals(want, got.refusal, where);
+                assertEquals(PartitionReport.Outcome.REFUSED, got.outcome(), where);
+                assertEquals(want, got.refusal(), where);
             }
-            ProbeResult p = got.segments.get(0).probes.get(0);
+            ProbeResult p = got.segments().get(0).probes().get(0);
             assertEquals(candidates[0], p.candidates(), where);
         }
     }

@@ -20,18 +20,18 @@ public final class EngineVerdict {
 
     public static Verdict of(PartitionReport r) {
         Verdict.Refused refused = null;
-        if (r.refusal != null) {
-            Refusal f = r.refusal;
+        if (r.refusal() != null) {
+            Refusal f = r.refusal();
             refused = new Verdict.Refused(f.variant().name(), f.segmentStart(), f.fields());
         }
         List<Verdict.Segment> segments = new ArrayList<>();
-        for (SegmentReport s : r.segments) {
-            String status = s.status.json();
+        for (SegmentReport s : r.segments()) {
+            String status = s.status().json();
             boolean bounded = !(status.equals("refused") || status.equals("not_examined")
                     || status.equals("io_error")) && s.hasBounds();
-            segments.add(new Verdict.Segment(s.start, status, bounded
-                    ? List.of(s.startTimestamp, s.endTimestamp, s.endOffset, s.size, s.indexSize,
-                    s.recoveredEmpty ? 1L : 0L)
+            segments.add(new Verdict.Segment(s.start(), status, bounded
+                    ? List.of(s.startTimestamp(), s.endTimestamp(), s.endOffset(), s.size(), s.indexSize(),
+                    s.recoveredEmpty() ? 1L : 0L)
                     : List.of()));
         }
         TreeSet<String> deletes = new TreeSet<>();
@@ -57,11 +57,11 @@ public final class EngineVerdict {
         }
         List<String> plan = new ArrayList<>(deletes);
         plan.addAll(rest);
-        String ioFile = r.ioFailure == null ? null : String.valueOf(r.ioFailure.path().getFileName());
-        return new Verdict(r.outcome.json(), refused, ioFile, segments, r.recoverableBytes,
-                List.of(r.budget.spentUnits(), r.budget.limitUnits(), r.budget.spentVerify(),
-                        r.budget.limitVerify()),
-                plan, r.outcome == PartitionReport.Outcome.ACCEPTED && r.severity() == 1);
+        String ioFile = r.ioFailure() == null ? null : String.valueOf(r.ioFailure().path().getFileName());
+        return new Verdict(r.outcome().json(), refused, ioFile, segments, r.recoverableBytes(),
+                List.of(r.budget().spentUnits(), r.budget().limitUnits(), r.budget().spentVerify(),
+                        r.budget().limitVerify()),
+                plan, r.outcome() == PartitionReport.Outcome.ACCEPTED && r.severity() == 1);
     }
 
     private static String rel(Path p) {

@@ -108,11 +108,11 @@ class CheckpointRepairTest {
 
     static void assertCleanWith(Checkpoint cp, PartitionPath p, boolean durable, String context) {
         PartitionReport r = engine(cp).judge(p, durable);
-        assertEquals(PartitionReport.Outcome.ACCEPTED, r.outcome, () -> context + ": " + r.refusal + r.ioError);
-        assertEquals(ExitCode.CLEAN, ExitCode.of(r), () -> context + ": " + r.segments.stream()
-                .map(s -> s.start + ":" + s.status).toList() + " " + r.operations());
-        for (SegmentReport s : r.segments) {
-            assertEquals(Status.CLEAN, s.status, context + ": segment " + s.start);
+        assertEquals(PartitionReport.Outcome.ACCEPTED, r.outcome(), () -> context + ": " + r.refusal() + r.ioError());
+        assertEquals(ExitCode.CLEAN, ExitCode.of(r), () -> context + ": " + r.segments().stream()
+                .map(s -> s.start() + ":" + s.status()).toList() + " " + r.operations());
+        for (SegmentReport s : r.segments()) {
+            assertEquals(Status.CLEAN, s.status(), context + ": segment " + s.start());
         }
     }
 
@@ -125,13 +125,13 @@ class CheckpointRepairTest {
         Map<String, byte[]> original = Trees.partitionFiles(dir);
 
         PartitionReport before = engine(shape.cp()).judge(p, durable);
-        assertEquals(PartitionReport.Outcome.ACCEPTED, before.outcome, () -> before.refusal + " " + before.ioError);
-        for (SegmentReport s : before.segments) {
-            assertTrue(s.start == shape.cp().startOffset() || Long.compareUnsigned(s.start, shape.cp().nextOffset()) < 0,
-                    "segment " + s.start + " is at or past N and must be left out");
-            if (s.start == shape.cp().startOffset()) {
-                assertFalse(s.recoveredEmpty, "the checkpointed segment is never recovered empty");
-                assertEquals(shape.cp().length(), s.size, "its size is Lc");
+        assertEquals(PartitionReport.Outcome.ACCEPTED, before.outcome(), () -> before.refusal() + " " + before.ioError());
+        for (SegmentReport s : before.segments()) {
+            assertTrue(s.start() == shape.cp().startOffset() || Long.compareUnsigned(s.start(), shape.cp().nextOffset()) < 0,
+                    "segment " + s.start() + " is at or past N and must be left out");
+            if (s.start() == shape.cp().startOffset()) {
+                assertFalse(s.recoveredEmpty(), "the checkpointed segment is never recovered empty");
+                assertEquals(shape.cp().length(), s.size(), "its size is Lc");
             }
         }
 
@@ -171,9 +171,9 @@ class CheckpointRepairTest {
             assertEquals(2, o.exitCode());
             Trees.assertSame(tree, Trees.snapshot(tmp, true), cp + ": a refused repair changes nothing");
         }
-        assertEquals("StorageSizeMismatch", engine(new Checkpoint(0, 2000, 5)).judge(p, durable).refusal
+        assertEquals("StorageSizeMismatch", engine(new Checkpoint(0, 2000, 5)).judge(p, durable).refusal()
                 .variant().name());
-        assertEquals("CheckpointSizeMismatch", engine(new Checkpoint(0, 900, 5)).judge(p, durable).refusal
+        assertEquals("CheckpointSizeMismatch", engine(new Checkpoint(0, 900, 5)).judge(p, durable).refusal()
                 .variant().name());
     }
 

@@ -37,7 +37,7 @@ class RefusedPartitionTest {
         Repairer.Outcome o = FixpointTest.repairer().repair(PartitionPath.of(d), durable, true, false);
         assertEquals(Repairer.Status.REFUSED, o.status());
         assertEquals(2, o.exitCode());
-        Refusal r = o.before().refusal;
+        Refusal r = o.before().refusal();
         assertEquals(Refusal.Variant.InteriorDamage, r.variant());
         assertEquals(Map.of("start_offset", 0L, "damage_position", 315L, "survivor_position", 782L), r.fields());
         String why = Refusals.explain(r);
@@ -64,9 +64,9 @@ class RefusedPartitionTest {
         Map<String, byte[]> before = Trees.snapshot(root, true);
         Repairer.Outcome o = FixpointTest.repairer().repair(PartitionPath.of(d), durable, true, false);
         assertEquals(Repairer.Status.REFUSED, o.status());
-        assertEquals(Refusal.Variant.Hole, o.before().refusal.variant());
-        assertEquals(678L, ((Refusal.Hole) o.before().refusal).recoverableBytes());
-        assertTrue(Refusals.explain(o.before().refusal).contains("next segment starts at 4"));
+        assertEquals(Refusal.Variant.Hole, o.before().refusal().variant());
+        assertEquals(678L, ((Refusal.Hole) o.before().refusal()).recoverableBytes());
+        assertTrue(Refusals.explain(o.before().refusal()).contains("next segment starts at 4"));
         Trees.assertSame(before, Trees.snapshot(root, true), "nothing changes, not even the staged index");
         assertFalse(Files.exists(SegmentFiles.indexStaging(d, 0)));
     }

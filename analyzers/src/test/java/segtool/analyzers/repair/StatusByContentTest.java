@@ -70,8 +70,8 @@ class StatusByContentTest {
     }
 
     private static void assertCleanWithReinstall(PartitionReport r, String context) {
-        assertEquals(PartitionReport.Outcome.ACCEPTED, r.outcome, context);
-        assertEquals(Status.CLEAN, r.segments.get(0).status, context);
+        assertEquals(PartitionReport.Outcome.ACCEPTED, r.outcome(), context);
+        assertEquals(Status.CLEAN, r.segments().get(0).status(), context);
         assertEquals(0, r.severity(), context);
         assertEquals(ExitCode.CLEAN, ExitCode.of(r), context);
         assertTrue(r.operations().stream().anyMatch(op -> op instanceof PlannedOp.InstallIndex),
@@ -84,7 +84,7 @@ class StatusByContentTest {
         PartitionPath p = emptyBatchFirst();
         byte[] index = Files.readAllBytes(SegmentFiles.index(p.directory(), 0));
         PartitionReport r = engine(null).judge(p, durable);
-        assertEquals(DecisionStep.A2, r.segments.get(0).step, "entry 0 is not at position 0: structurally inconsistent");
+        assertEquals(DecisionStep.A2, r.segments().get(0).step(), "entry 0 is not at position 0: structurally inconsistent");
         assertCleanWithReinstall(r, "empty batch first");
 
         Repairer.Outcome o = repairer(null).repair(p, durable, true, false);
@@ -99,7 +99,7 @@ class StatusByContentTest {
         PartitionPath p = emptyBatchFirst();
         Files.write(SegmentFiles.index(p.directory(), 0), new byte[7], StandardOpenOption.APPEND);
         PartitionReport r = engine(null).judge(p, durable);
-        assertEquals(Status.TRUNCATED, r.segments.get(0).status, "an index shortened only by a partial entry");
+        assertEquals(Status.TRUNCATED, r.segments().get(0).status(), "an index shortened only by a partial entry");
         assertEquals(1, r.severity());
 
         Repairer.Outcome o = repairer(null).repair(p, durable, true, false);
@@ -118,7 +118,7 @@ class StatusByContentTest {
         Shapes.index(dir, 0, Shapes.EA);
         Checkpoint cp = new Checkpoint(0, 1145, 5);
         PartitionReport r = engine(cp).judge(PartitionPath.of(dir), durable);
-        assertEquals(DecisionStep.CHECKPOINT, r.segments.get(0).step);
+        assertEquals(DecisionStep.CHECKPOINT, r.segments().get(0).step());
         assertCleanWithReinstall(r, "checkpoint, index already [(0, tA, 0)]");
         assertInstanceOf(PlannedOp.StageIndex.class, r.operations().get(0));
     }
@@ -133,14 +133,14 @@ class StatusByContentTest {
         Checkpoint cp = new Checkpoint(0, 1145, 5);
         PartitionPath p = PartitionPath.of(dir);
         PartitionReport r = engine(cp).judge(p, durable);
-        assertEquals(Status.INDEX_REBUILT, r.segments.get(0).status);
+        assertEquals(Status.INDEX_REBUILT, r.segments().get(0).status());
         assertEquals(1, r.severity());
 
         Repairer.Outcome o = repairer(cp).repair(p, durable, true, false);
         assertEquals(Repairer.Status.APPLIED, o.status(), () -> o.error() + " " + o.notes());
         assertEquals(0, o.exitCode(), () -> String.valueOf(o.notes()));
         PartitionReport after = engine(cp).judge(p, durable);
-        assertEquals(Status.CLEAN, after.segments.get(0).status);
+        assertEquals(Status.CLEAN, after.segments().get(0).status());
         assertEquals(ExitCode.CLEAN, ExitCode.of(after), "repair --apply && scan: exit 0");
         assertEquals(24, Files.size(SegmentFiles.index(dir, 0)));
     }

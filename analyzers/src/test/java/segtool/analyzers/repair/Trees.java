@@ -159,12 +159,12 @@ final class Trees {
     /** Scan's view: exit 0 and every segment clean, or recovered empty with empty files. */
     static void assertClean(PartitionPath p, boolean durable, String context) throws IOException {
         PartitionReport r = new RecoveryEngine().judge(p, durable);
-        assertEquals(PartitionReport.Outcome.ACCEPTED, r.outcome, () -> context + ": " + r.refusal + r.ioError);
+        assertEquals(PartitionReport.Outcome.ACCEPTED, r.outcome(), () -> context + ": " + r.refusal() + r.ioError());
         assertEquals(0, r.severity(), () -> context + ": still planned " + r.operations());
-        for (SegmentReport s : r.segments) {
-            assertTrue(s.status == SegmentReport.Status.CLEAN || (s.status == SegmentReport.Status.RECOVERED_EMPTY
-                    && Files.size(s.log) == 0 && Files.size(s.index) == 0), context + ": segment " + s.start + " is "
-                    + s.status);
+        for (SegmentReport s : r.segments()) {
+            assertTrue(s.status() == SegmentReport.Status.CLEAN || (s.status() == SegmentReport.Status.RECOVERED_EMPTY
+                    && Files.size(s.log()) == 0 && Files.size(s.index()) == 0), context + ": segment " + s.start() + " is "
+                    + s.status());
         }
     }
 }

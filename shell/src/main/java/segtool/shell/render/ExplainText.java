@@ -16,7 +16,7 @@ public final class ExplainText {
 
     public static void print(PrintWriter out, Explainer.PartitionStory story, Style style, int width, boolean quiet) {
         PartitionReport r = story.report();
-        out.println(style.bold("Partition " + r.partition.directory()) + identity(r));
+        out.println(style.bold("Partition " + r.partition().directory()) + identity(r));
         for (Explainer.Fact f : story.facts()) {
             if (quiet && !(f.topic().equals("verdict") || f.topic().equals("other mode"))) {
                 continue;
@@ -28,7 +28,7 @@ public final class ExplainText {
         }
         for (Explainer.SegmentStory s : story.segments()) {
             out.println();
-            out.println(style.bold("Segment " + SegmentFiles.stem(s.segment().start)) + "  "
+            out.println(style.bold("Segment " + SegmentFiles.stem(s.segment().start())) + "  "
                     + Explainer.label(s.segment()));
             map(out, s, style, width);
             for (Explainer.Fact f : s.facts()) {
@@ -38,7 +38,7 @@ public final class ExplainText {
     }
 
     private static String identity(PartitionReport r) {
-        var p = r.partition;
+        var p = r.partition();
         if (p.isCanonical()) {
             return "  (stream " + p.streamId() + ", topic " + p.topicId() + ", partition " + p.partitionId() + ")";
         }

@@ -45,11 +45,11 @@ public final class Explainer {
 
     /** The segment's state in a heading: its status, or what pass A planned when the partition was refused later. */
     public static String label(SegmentReport s) {
-        if (s.status == SegmentReport.Status.NOT_EXAMINED && (s.result == SegmentReport.Result.KEEP
-                || s.result == SegmentReport.Result.REBUILT || s.result == SegmentReport.Result.EMPTY)) {
-            return "planned " + s.result.name().toLowerCase() + " (the partition is refused)";
+        if (s.status() == SegmentReport.Status.NOT_EXAMINED && (s.result() == SegmentReport.Result.KEEP
+                || s.result() == SegmentReport.Result.REBUILT || s.result() == SegmentReport.Result.EMPTY)) {
+            return "planned " + s.result().name().toLowerCase() + " (the partition is refused)";
         }
-        return s.status.json();
+        return s.status().json();
     }
 
     public static String mode(boolean durable) {
@@ -62,9 +62,9 @@ public final class Explainer {
      */
     public PartitionStory explain(PartitionReport r, List<LogRegions> regions, Long only) {
         List<SegmentStory> segs = new ArrayList<>();
-        for (int i = 0; i < r.segments.size(); i++) {
-            SegmentReport s = r.segments.get(i);
-            if (only == null || only == s.start) {
+        for (int i = 0; i < r.segments().size(); i++) {
+            SegmentReport s = r.segments().get(i);
+            if (only == null || only == s.start()) {
                 Cancelled.check();
                 segs.add(segment(r, s, regions.get(i)));
             }
@@ -76,47 +76,48 @@ public final class Explainer {
 
     private List<Fact> partitionFacts(PartitionReport r) {
         List<Fact> f = new ArrayList<>();
-        f.add(new Fact("verdict", outcome(r) + "  [" + mode(r.durable) + ", the value used]"));
-        PartitionReport o = r.otherMode;
+        f.add(new Fact("verdict", outcome(r) + "  [" + mode(r.durable()) + ", the value used]"));
+        PartitionReport o = r.otherMode();
         if (o != null) {
             boolean same = sameVerdict(r, o);
-            f.add(new Fact("other mode", outcome(o) + "  [" + mode(o.durable) + "]" + (same
+            f.add(new Fact("other mode", outcome(o) + "  [" + mode(o.durable()) + "]" + (same
                     ? " - the same verdict"
                     : "\nThe setting changes the verdict: confirm the topic's durability before acting.")));
         }
-        if (r.refusal != null) {
-            f.add(new Fact("why refused", refusalWhy(r.refusal, r)));
+        if (r.refusal() != null) {
+            f.add(new Fact("why refused", refusalWhy(r.refusal(), r)));
         }
-        if (!r.swept.isEmpty()) {
-            for (PlannedOp.Delete d : r.swept) {
+        if (!r.swept().isEmpty()) {
+            for (PlannedOp.Delete d : r.swept()) {
                 f.add(new Fact("boot sweep", "deletes " + d.path().getFileName() + " (" + d.reason()
                         + "), before any verdict, even a refusal"));
             }
         }
-        for (String w : r.warnings) {
+        for (String w : r.warnings()) {
             f.add(new Fact("warning", w));
         }
-        if (r.outcome != PartitionReport.Outcome.IO_ERROR && r.budget != null
-                && (r.budget.limitUnits() != 0 || r.budget.spentVerify() != 0)) {
-            f.add(new Fact("probe budget", "shared by the whole chain: " + U64.str(r.budget.spentUnits())
-                    + " of " + U64.str(r.budget.limitUnits()) + " candidate units, " + U64.str(r.budget.spentVerify())
-                    + " of " + U64.str(r.budget.limitVerify()) + " verification bytes"));
+        if (r.outcome() != PartitionReport.Outcome.IO_ERROR && r.budget() != null
+                && (r.budget().limitUnits() != 0 || r.budget().spentVerify() != 0)) {
+            f.add(new Fact("probe budget", "shared by the whole chain: " + U64.str(r.budget().spentUnits())
+                    + " of " + U64.str(r.budget().limitUnits()) + " candidate units, "
+                    + U64.str(r.budget().spentVerify())
+                    + " of " + U64.str(r.budget().limitVerify()) + " verification bytes"));
         }
         return f;
     }
 
     private static boolean sameVerdict(PartitionReport a, PartitionReport b) {
-        if (a.outcome != b.outcome) {
+        if (a.outcome() != b.outcome()) {
             return false;
         }
-        if (a.refusal != null || b.refusal != null) {
-            return a.refusal != null && a.refusal.equals(b.refusal);
+        if (a.refusal() != null || b.refusal() != null) {
+            return a.refusal() != null && a.refusal().equals(b.refusal());
         }
-        if (a.segments.size() != b.segments.size()) {
+        if (a.segments().size() != b.segments().size()) {
             return false;
         }
-        for (int i = 0; i < a.segments.size(); i++) {
-            if (a.segments.get(i).status != b.segments.get(i).status) {
+        for (int i = 0; i < a.segments().size(); i++) {
+            if (a.segments().get(i).status() != b.segments().get(i).status()) {
                 return false;
             }
         }
@@ -124,11 +125,11 @@ public final class Explainer {
     }
 
     public static String outcome(PartitionReport r) {
-        switch (r.outcome) {
+        switch (r.outcome()) {
             case IO_ERROR:
-                return "CANNOT JUDGE (I/O error): " + r.ioError;
+                return "CANNOT JUDGE (I/O error): " + r.ioError();
             case REFUSED:
-                return "REFUSED " + r.refusal;
+                return "REFUSED " + r.refusal();
             default:
                 String summary = Verdicts.summary(r);
                 return "ACCEPTED" + summary.substring(summary.indexOf(':'));
@@ -161,7 +162,7 @@ public final class Explainer {
         if (f instanceof Refusal.ForeignBatch) {
             Refusal.ForeignBatch x = (Refusal.ForeignBatch) f;
             return s + "the record at byte " + u(x.position()) + " verifies but belongs to partition "
-                    + u(x.batchPartitionId()) + ", not " + r.partition.partitionId()
+                    + u(x.batchPartitionId()) + ", not " + r.partition().partitionId()
                     + " (wrong directory, or pass the right --partition-id).";
         }
         if (f instanceof Refusal.FsyncedLogLoss) {
@@ -208,21 +209,18 @@ public final class Explainer {
 
     private SegmentStory segment(PartitionReport r, SegmentReport s, LogRegions regions) {
         List<Fact> f = new ArrayList<>();
-        Refusal here = r.refusal != null && r.refusal.segmentStart() == s.start
-                && s.result == SegmentReport.Result.REFUSED ? r.refusal : null;
+        Refusal here = r.refusal() != null && r.refusal().segmentStart() == s.start()
+                && s.result() == SegmentReport.Result.REFUSED ? r.refusal() : null;
         Survivors survivors = regions.survivors();
         List<SegmentMap.Span> map = SegmentMap.spans(regions.regions());
         // for a segment the load never reached, the engine measured the files as they are on disk
         long logLength = regions.logBytes();
         long indexLength = regions.indexBytes();
-        f.add(new Fact("files", s.log.getFileName() + " " + U64.str(logLength) + " bytes; "
-                + s.index.getFileName() + " " + U64.str(indexLength) + " bytes = "
+        f.add(new Fact("files", s.log().getFileName() + " " + U64.str(logLength) + " bytes; "
+                + s.index().getFileName() + " " + U64.str(indexLength) + " bytes = "
                 + U64.str(indexLength / IndexEntry.LENGTH) + " entries" + (indexLength % IndexEntry.LENGTH != 0
                 ? " + " + indexLength % IndexEntry.LENGTH + " trailing bytes (a torn entry append)" : "")));
-        if (s.stemWarning != null) {
-            f.add(new Fact("warning", s.stemWarning));
-        }
-        if (s.result == SegmentReport.Result.NOT_EXAMINED) {
+        if (s.result() == SegmentReport.Result.NOT_EXAMINED) {
             f.add(new Fact("result", "not examined: recovery stopped at an earlier refusal before reaching this "
                     + "segment"));
             otherMode(f, r, s);
@@ -230,15 +228,15 @@ public final class Explainer {
         }
         f.add(new Fact("index claims", claims(s)));
         f.add(new Fact("log proves", proves(s)));
-        if (s.scan != null) {
+        if (s.scan() != null) {
             f.add(new Fact("index scan", scan(s)));
         }
-        walk(f, s, s.fromLast, s.last);
-        walk(f, s, s.fromFirst, s.first);
-        walk(f, s, s.rebuild, null);
-        Walk refused = s.refusedWalk;
+        walk(f, s, s.fromLast(), s.last());
+        walk(f, s, s.fromFirst(), s.first());
+        walk(f, s, s.rebuild(), null);
+        Walk refused = s.refusedWalk();
         walk(f, s, refused, refused == null || refused.name().equals("R()") ? null : anchorOf(s, refused));
-        for (ProbeResult p : s.probes) {
+        for (ProbeResult p : s.probes()) {
             f.add(new Fact("probe", probe(p, s)));
         }
         if (survivors != null) {
@@ -246,14 +244,14 @@ public final class Explainer {
                     + survivors.records() + " record(s) verify, offsets " + U64.str(survivors.firstOffset()) + ".."
                     + U64.str(survivors.lastOffset()) + "; then " + survivors.stop()));
         }
-        String stepBack = stepBack(s, r.durable);
+        String stepBack = stepBack(s, r.durable());
         if (stepBack != null) {
             f.add(new Fact("step-back", stepBack));
         }
-        f.add(new Fact("decision", decision(s, r.durable)));
+        f.add(new Fact("decision", decision(s, r.durable())));
         f.add(new Fact("result", result(s, here, r)));
         f.add(new Fact("plan", plan(s, r)));
-        f.add(new Fact("unread", unread(s, r.durable)));
+        f.add(new Fact("unread", unread(s, r.durable())));
         otherMode(f, r, s);
         f.add(new Fact("next step", next(s, here, r, survivors)));
         return new SegmentStory(s, map, f, survivors);
@@ -261,49 +259,50 @@ public final class Explainer {
 
     /** The index entry an anchored walk started from: the last entry for W(last), the first for W(first). */
     private static IndexEntry anchorOf(SegmentReport s, Walk w) {
-        return w.name().equals("W(last)") ? s.last : s.first;
+        return w.name().equals("W(last)") ? s.last() : s.first();
     }
 
     private static String claims(SegmentReport s) {
-        if (s.entries == 0) {
+        if (s.entries() == 0) {
             return "nothing: no whole entry, so the index proves and promises nothing";
         }
-        if (s.first == null || s.last == null) {
-            return s.entries + " entries, not read on this path (RECOVERY 9 rebuilds the checkpoint segment's index "
+        if (s.first() == null || s.last() == null) {
+            return s.entries() + " entries, not read on this path (RECOVERY 9 rebuilds the checkpoint segment's index "
                     + "from its log)";
         }
-        IndexEntry a = s.first;
-        IndexEntry b = s.last;
+        IndexEntry a = s.first();
+        IndexEntry b = s.last();
         String claim = "the log holds batches from offset " + U64.str(a.offset()) + " at byte " + U64.str(a.position())
                 + " (" + Times.iso(a.timestamp()) + ") to a chunk starting with offset " + U64.str(b.offset())
                 + " at byte " + U64.str(b.position()) + " (" + Times.iso(b.timestamp()) + ")";
-        if (U64.gt(U64.addSat(b.position(), BatchHeader.LENGTH), s.logLength)) {
-            claim += "; the log is too short for that last batch (" + U64.str(s.logLength) + " bytes)";
+        if (U64.gt(U64.addSat(b.position(), BatchHeader.LENGTH), s.logLength())) {
+            claim += "; the log is too short for that last batch (" + U64.str(s.logLength()) + " bytes)";
         }
         return claim;
     }
 
     private static String proves(SegmentReport s) {
-        switch (s.result) {
+        switch (s.result()) {
             case KEEP:
-                if (s.step == DecisionStep.A7) {
-                    return "[" + U64.str(s.last.position()) + ", " + U64.str(s.size) + ") verifies from the last "
-                            + "entry, through offset " + U64.str(s.endOffset) + "; below byte "
-                            + U64.str(s.last.position()) + " only the header at each entry was matched (no checksums)";
+                if (s.step() == DecisionStep.A7) {
+                    return "[" + U64.str(s.last().position()) + ", " + U64.str(s.size()) + ") verifies from the last "
+                            + "entry, through offset " + U64.str(s.endOffset()) + "; below byte "
+                            + U64.str(s.last().position())
+                            + " only the header at each entry was matched (no checksums)";
                 }
-                return "[0, " + U64.str(s.size) + ") verifies: offsets " + U64.str(s.start) + ".."
-                        + U64.str(s.endOffset) + ", " + Times.iso(s.startTimestamp) + " .. "
-                        + Times.iso(s.endTimestamp);
+                return "[0, " + U64.str(s.size()) + ") verifies: offsets " + U64.str(s.start()) + ".."
+                        + U64.str(s.endOffset()) + ", " + Times.iso(s.startTimestamp()) + " .. "
+                        + Times.iso(s.endTimestamp());
             case REBUILT:
-                return "[0, " + U64.str(s.size) + ") verifies: offsets " + U64.str(s.start) + ".."
-                        + U64.str(s.endOffset) + ", " + Times.iso(s.startTimestamp) + " .. "
-                        + Times.iso(s.endTimestamp);
+                return "[0, " + U64.str(s.size()) + ") verifies: offsets " + U64.str(s.start()) + ".."
+                        + U64.str(s.endOffset()) + ", " + Times.iso(s.startTimestamp()) + " .. "
+                        + Times.iso(s.endTimestamp());
             case EMPTY:
-                return s.logLength == 0 ? "nothing (the log is empty)"
+                return s.logLength() == 0 ? "nothing (the log is empty)"
                         : "nothing: no record with messages verifies from byte 0";
             default:
                 Walk best = null;
-                for (Walk w : new Walk[]{s.rebuild, s.fromFirst, s.fromLast, s.refusedWalk}) {
+                for (Walk w : new Walk[]{s.rebuild(), s.fromFirst(), s.fromLast(), s.refusedWalk()}) {
                     if (w != null && w.provedMessages()
                             && (best == null || U64.gt(w.position() - w.from(), best.position() - best.from()))) {
                         best = w;
@@ -318,14 +317,14 @@ public final class Explainer {
     }
 
     private static String scan(SegmentReport s) {
-        if (!s.scan.structural()) {
-            return "inconsistent: " + s.scan.structuralReason();
+        if (!s.scan().structural()) {
+            return "inconsistent: " + s.scan().structuralReason();
         }
-        if (!s.scan.mappings()) {
-            return "entries ascend and start at (" + U64.str(s.start) + ", 0), but entry "
-                    + U64.str(s.scan.firstUnmatched()) + " does not match: " + s.scan.mappingReason();
+        if (!s.scan().mappings()) {
+            return "entries ascend and start at (" + U64.str(s.start()) + ", 0), but entry "
+                    + U64.str(s.scan().firstUnmatched()) + " does not match: " + s.scan().mappingReason();
         }
-        return "entries ascend, start at (" + U64.str(s.start) + ", 0), and each matches the batch header at its "
+        return "entries ascend, start at (" + U64.str(s.start()) + ", 0), and each matches the batch header at its "
                 + "position (header fields only, no checksum)";
     }
 
@@ -337,20 +336,20 @@ public final class Explainer {
                 : "byte " + U64.str(w.from());
         String what = w.records() + " record(s)" + (w.emptyRecords() > 0 ? " (" + w.emptyRecords() + " empty)" : "");
         if (w.provedMessages()) {
-            long first = anchor != null ? anchor.offset() : s.start;
+            long first = anchor != null ? anchor.offset() : s.start();
             what += ", offsets " + U64.str(first) + ".." + U64.str(w.endOffset());
         }
         String stop = w.stop().atEnd() ? "reached the end of the log at " + U64.str(w.position())
                 : "stopped at " + U64.str(w.position()) + ": " + w.stop().describe();
-        if (w.records() == 0 && U64.ge(w.from(), s.logLength)) {
-            stop = "the position is at or past the end of the log (" + U64.str(s.logLength) + " bytes): nothing to "
+        if (w.records() == 0 && U64.ge(w.from(), s.logLength())) {
+            stop = "the position is at or past the end of the log (" + U64.str(s.logLength()) + " bytes): nothing to "
                     + "walk";
         }
         f.add(new Fact("walk " + w.name(), "from " + from + ": " + what + "; " + stop));
     }
 
     private static String probe(ProbeResult p, SegmentReport s) {
-        String head = "residue [" + U64.str(p.damagePosition()) + ", " + U64.str(s.logLength) + ") = "
+        String head = "residue [" + U64.str(p.damagePosition()) + ", " + U64.str(s.logLength()) + ") = "
                 + U64.str(p.residue()) + " bytes: " + U64.str(p.candidates()) + " candidate position(s), "
                 + U64.str(p.verifications()) + " verification(s) (" + U64.str(p.verifiedBytes()) + " bytes)";
         if (p.exhausted()) {
@@ -366,7 +365,7 @@ public final class Explainer {
     }
 
     private static String stepBack(SegmentReport s, boolean durable) {
-        AnchorSearch as = s.anchorSearch;
+        AnchorSearch as = s.anchorSearch();
         if (as == null) {
             return null;
         }
@@ -374,7 +373,8 @@ public final class Explainer {
         if (depth == 0) {
             return "0: the log backs the last index entry";
         }
-        String what = U64.str(depth) + ": the log backs " + U64.str(as.provableEntries()) + " of " + U64.str(s.entries)
+        String what = U64.str(depth) + ": the log backs " + U64.str(as.provableEntries()) + " of "
+                + U64.str(s.entries())
                 + " entries" + (as.provableEntries() > 0 ? " (up to byte " + U64.str(as.provablePosition()) + ")" : "")
                 + ", searched " + U64.str(as.searchedEntries()) + " entries";
         if (!as.charged()) {
@@ -385,18 +385,18 @@ public final class Explainer {
     }
 
     static String decision(SegmentReport s, boolean durable) {
-        DecisionStep step = s.step;
+        DecisionStep step = s.step();
         if (step == null) {
-            if (s.scan != null && s.scan.structural() && s.fromLast == null) {
+            if (s.scan() != null && s.scan().structural() && s.fromLast() == null) {
                 return "A3: the walk from the last entry (both modes) met a verified record that refuses";
             }
             return "the segment was refused before a decision step was reached";
         }
-        long lastPos = s.last == null ? 0 : s.last.position();
+        long lastPos = s.last() == null ? 0 : s.last().position();
         switch (step) {
             case NO_ENTRIES:
                 return "no index entries: recovery walks the log from byte 0 and builds a new index (R())"
-                        + (s.logLength == 0 ? "; the log is empty, so there is nothing to walk" : "");
+                        + (s.logLength() == 0 ? "; the log is empty, so there is nothing to walk" : "");
             case A2:
                 return "A2: the index is inconsistent, so it is dropped and rebuilt from a byte-0 walk (R()); "
                         + "no durable-mode checks on this path";
@@ -407,11 +407,11 @@ public final class Explainer {
                         + " (FsyncedRebuildShortfall)"
                         : "; lenient mode drops the index and rebuilds it from a byte-0 walk (R())");
             case A5:
-                return "A5: the log backs the last entry, but entry " + U64.str(s.scan.firstUnmatched())
+                return "A5: the log backs the last entry, but entry " + U64.str(s.scan().firstUnmatched())
                         + " does not describe its batch, so the index is dropped and rebuilt (R())"
                         + (durable ? "; durable mode requires the rebuild to reach byte " + U64.str(lastPos) : "");
             case A6:
-                if (s.result == SegmentReport.Result.KEEP) {
+                if (s.result() == SegmentReport.Result.KEEP) {
                     return "A6: lenient mode re-verifies the whole log from byte 0 (W(first)); it reached the end, so"
                             + " the index is kept";
                 }
@@ -420,8 +420,9 @@ public final class Explainer {
             case A7:
                 return "A7: durable mode trusts what lies below the last entry (its chunks were fsynced) and "
                         + "verifies from byte " + U64.str(lastPos) + " (W(last))"
-                        + (U64.lt(s.size, s.logLength) && s.result == SegmentReport.Result.KEEP
-                        ? "; it stopped at " + U64.str(s.size) + " and the probe found no survivor, so the log is cut "
+                        + (U64.lt(s.size(), s.logLength()) && s.result() == SegmentReport.Result.KEEP
+                        ? "; it stopped at " + U64.str(s.size())
+                        + " and the probe found no survivor, so the log is cut "
                         + "there and the index kept" : "; the index is kept");
             case CHECKPOINT:
                 return "WAL checkpoint: the segment is rebuilt from its checkpointed prefix only";
@@ -431,52 +432,53 @@ public final class Explainer {
     }
 
     private static String result(SegmentReport s, Refusal here, PartitionReport r) {
-        switch (s.result) {
+        switch (s.result()) {
             case KEEP:
-                return "keep the index (" + U64.str(s.indexSize / IndexEntry.LENGTH) + " entries"
-                        + (s.indexLength != s.indexSize ? ", floored from " + U64.str(s.indexLength) + " bytes" : "")
-                        + "); log " + U64.str(s.size) + " bytes" + cut(s) + "; offsets " + U64.str(s.start) + ".."
-                        + U64.str(s.endOffset) + statusSuffix(s, r);
+                return "keep the index (" + U64.str(s.indexSize() / IndexEntry.LENGTH) + " entries"
+                        + (s.indexLength() != s.indexSize() ? ", floored from " + U64.str(s.indexLength()) + " bytes"
+                        : "")
+                        + "); log " + U64.str(s.size()) + " bytes" + cut(s) + "; offsets " + U64.str(s.start()) + ".."
+                        + U64.str(s.endOffset()) + statusSuffix(s, r);
             case REBUILT:
-                return "rebuild the index (" + U64.str(s.entries) + " -> " + s.rebuiltEntries.size()
-                        + " entries at a 64 KiB stride); log " + U64.str(s.size) + " bytes" + cut(s) + "; offsets "
-                        + U64.str(s.start) + ".." + U64.str(s.endOffset) + statusSuffix(s, r);
+                return "rebuild the index (" + U64.str(s.entries()) + " -> " + s.rebuiltEntries().size()
+                        + " entries at a 64 KiB stride); log " + U64.str(s.size()) + " bytes" + cut(s) + "; offsets "
+                        + U64.str(s.start()) + ".." + U64.str(s.endOffset()) + statusSuffix(s, r);
             case EMPTY:
                 return "recovered empty: nothing with messages verifies"
-                        + (s.logLength > 0 || s.indexLength > 0 ? "; both files move into a fence directory and "
+                        + (s.logLength() > 0 || s.indexLength() > 0 ? "; both files move into a fence directory and "
                         + "empty files take their place" : "; both files are already empty")
                         + statusSuffix(s, r);
             case REFUSED:
-                return "REFUSED " + (here != null ? here : r.refusal);
+                return "REFUSED " + (here != null ? here : r.refusal());
             default:
                 return "not examined";
         }
     }
 
     private static String cut(SegmentReport s) {
-        return U64.lt(s.size, s.logLength) ? " (cut from " + U64.str(s.logLength) + ", dropping "
-                + U64.str(s.logLength - s.size) + " bytes)" : "";
+        return U64.lt(s.size(), s.logLength()) ? " (cut from " + U64.str(s.logLength()) + ", dropping "
+                + U64.str(s.logLength() - s.size()) + " bytes)" : "";
     }
 
     private static String statusSuffix(SegmentReport s, PartitionReport r) {
-        if (r.outcome == PartitionReport.Outcome.REFUSED) {
+        if (r.outcome() == PartitionReport.Outcome.REFUSED) {
             return "; but the partition is refused (pass B), so none of this is applied";
         }
-        return "; status " + s.status.json();
+        return "; status " + s.status().json();
     }
 
     private static String plan(SegmentReport s, PartitionReport r) {
         List<String> ops = new ArrayList<>();
-        for (PlannedOp op : s.operations) {
-            if (op instanceof PlannedOp.StageIndex || r.outcome == PartitionReport.Outcome.ACCEPTED) {
+        for (PlannedOp op : s.operations()) {
+            if (op instanceof PlannedOp.StageIndex || r.outcome() == PartitionReport.Outcome.ACCEPTED) {
                 ops.add(describe(op));
             }
         }
         if (ops.isEmpty()) {
-            return r.outcome == PartitionReport.Outcome.ACCEPTED ? "no file changes"
+            return r.outcome() == PartitionReport.Outcome.ACCEPTED ? "no file changes"
                     : "no segment byte changes: a refusal stops before pass C";
         }
-        String tail = r.outcome == PartitionReport.Outcome.ACCEPTED ? ""
+        String tail = r.outcome() == PartitionReport.Outcome.ACCEPTED ? ""
                 : " (refused: only pass A's staging write happens; the next boot's sweep deletes it)";
         return String.join("; then ", ops) + tail;
     }
@@ -520,14 +522,14 @@ public final class Explainer {
     }
 
     private static String unread(SegmentReport s, boolean durable) {
-        if (!s.unread.isEmpty()) {
+        if (!s.unread().isEmpty()) {
             List<String> parts = new ArrayList<>();
-            for (Region g : s.unread) {
+            for (Region g : s.unread()) {
                 parts.add("[" + U64.str(g.from()) + ", " + U64.str(g.to()) + "): " + g.note());
             }
             return String.join("; ", parts);
         }
-        if (s.result == SegmentReport.Result.KEEP || s.result == SegmentReport.Result.REBUILT) {
+        if (s.result() == SegmentReport.Result.KEEP || s.result() == SegmentReport.Result.REBUILT) {
             return durable ? "nothing: every kept byte was verified on this path"
                     : "nothing: lenient mode verifies every byte at every boot";
         }
@@ -535,45 +537,45 @@ public final class Explainer {
     }
 
     private static void otherMode(List<Fact> f, PartitionReport r, SegmentReport s) {
-        PartitionReport o = r.otherMode;
+        PartitionReport o = r.otherMode();
         if (o == null) {
             return;
         }
         SegmentReport t = null;
-        for (SegmentReport x : o.segments) {
-            if (x.start == s.start) {
+        for (SegmentReport x : o.segments()) {
+            if (x.start() == s.start()) {
                 t = x;
             }
         }
         String text;
         if (t == null) {
             text = "not listed";
-        } else if (t.result == SegmentReport.Result.REFUSED && o.refusal != null) {
-            text = "REFUSED " + o.refusal;
-        } else if (t.result == SegmentReport.Result.NOT_EXAMINED) {
+        } else if (t.result() == SegmentReport.Result.REFUSED && o.refusal() != null) {
+            text = "REFUSED " + o.refusal();
+        } else if (t.result() == SegmentReport.Result.NOT_EXAMINED) {
             text = "not examined (an earlier segment is refused)";
         } else {
             List<String> ops = new ArrayList<>();
-            for (PlannedOp op : t.operations) {
-                if (op instanceof PlannedOp.StageIndex || o.outcome == PartitionReport.Outcome.ACCEPTED) {
+            for (PlannedOp op : t.operations()) {
+                if (op instanceof PlannedOp.StageIndex || o.outcome() == PartitionReport.Outcome.ACCEPTED) {
                     ops.add(describe(op));
                 }
             }
-            text = o.outcome == PartitionReport.Outcome.ACCEPTED
-                    ? t.status.json() + " via " + t.step + (ops.isEmpty() ? ", no file changes"
+            text = o.outcome() == PartitionReport.Outcome.ACCEPTED
+                    ? t.status().json() + " via " + t.step() + (ops.isEmpty() ? ", no file changes"
                     : ": " + String.join("; then ", ops))
-                    : "planned as " + t.result.name().toLowerCase() + " via " + t.step + ", but the partition is "
+                    : "planned as " + t.result().name().toLowerCase() + " via " + t.step() + ", but the partition is "
                     + "refused" + (ops.isEmpty() ? "; no file changes" : ": " + String.join("; then ", ops));
-            if (!t.unread.isEmpty()) {
-                Region g = t.unread.get(0);
+            if (!t.unread().isEmpty()) {
+                Region g = t.unread().get(0);
                 text += "; leaves [" + U64.str(g.from()) + ", " + U64.str(g.to()) + ") unread at boot";
             }
         }
-        f.add(new Fact("other mode", mode(o.durable) + ": " + text));
+        f.add(new Fact("other mode", mode(o.durable()) + ": " + text));
     }
 
     private static String next(SegmentReport s, Refusal here, PartitionReport r, Survivors survivors) {
-        String log = s.log.toString();
+        String log = s.log().toString();
         if (here != null) {
             switch (here.variant()) {
                 case InteriorDamage:
@@ -600,21 +602,21 @@ public final class Explainer {
                     break;
             }
         }
-        if (r.outcome == PartitionReport.Outcome.REFUSED) {
-            if (r.refusal != null && (r.refusal.variant() == Refusal.Variant.Hole
-                    || r.refusal.variant() == Refusal.Variant.EmptyNonTailSegment)) {
+        if (r.outcome() == PartitionReport.Outcome.REFUSED) {
+            if (r.refusal() != null && (r.refusal().variant() == Refusal.Variant.Hole
+                    || r.refusal().variant() == Refusal.Variant.EmptyNonTailSegment)) {
                 return "Look for a missing segment or anchor in the chain:\n$ segtool segments "
-                        + r.partition.directory();
+                        + r.partition().directory();
             }
             return "the partition is refused elsewhere (see the verdict); this segment is not the cause";
         }
-        if (s.operations.isEmpty()) {
+        if (s.operations().isEmpty()) {
             return "nothing to do: boot accepts this segment as it is";
         }
-        if (U64.lt(s.size, s.logLength)) {
-            return "Boot applies the plan by itself. To keep the " + U64.str(s.logLength - s.size) + " bytes it "
-                    + "cuts, copy " + s.log.getFileName() + " aside first; to see them:\n$ segtool hexdump " + log
-                    + " " + U64.str(s.size);
+        if (U64.lt(s.size(), s.logLength())) {
+            return "Boot applies the plan by itself. To keep the " + U64.str(s.logLength() - s.size()) + " bytes it "
+                    + "cuts, copy " + s.log().getFileName() + " aside first; to see them:\n$ segtool hexdump " + log
+                    + " " + U64.str(s.size());
         }
         return "boot applies the plan by itself; nothing that verifies is lost";
     }

@@ -16,22 +16,22 @@ public final class Verdicts {
 
     /** {@code refused: InteriorDamage {...}} or {@code accepted: 1 truncated, 2 clean}. */
     public static String summary(PartitionReport r) {
-        switch (r.outcome) {
+        switch (r.outcome()) {
             case IO_ERROR:
-                return "cannot judge: " + r.ioError;
+                return "cannot judge: " + r.ioError();
             case REFUSED:
-                return "refused: " + r.refusal;
+                return "refused: " + r.refusal();
             default:
                 Map<String, Integer> counts = new TreeMap<>();
-                for (SegmentReport s : r.segments) {
-                    counts.merge(s.status.json(), 1, Integer::sum);
+                for (SegmentReport s : r.segments()) {
+                    counts.merge(s.status().json(), 1, Integer::sum);
                 }
                 if (counts.isEmpty()) {
                     return "accepted: no segments";
                 }
                 List<String> parts = new ArrayList<>();
                 counts.forEach((k, v) -> parts.add(v + " " + k));
-                String swept = r.swept.isEmpty() ? "" : ", " + r.swept.size() + " file(s) swept";
+                String swept = r.swept().isEmpty() ? "" : ", " + r.swept().size() + " file(s) swept";
                 return "accepted: " + String.join(", ", parts) + swept;
         }
     }
@@ -52,7 +52,7 @@ public final class Verdicts {
 
     /** A partition's name for tables: {@code stream 1 / topic 2 / partition 3}, or its directory. */
     public static String name(PartitionReport r) {
-        var p = r.partition;
+        var p = r.partition();
         if (p.isCanonical()) {
             return "s" + p.streamId() + "/t" + p.topicId() + "/p" + p.partitionId();
         }
@@ -61,7 +61,7 @@ public final class Verdicts {
 
     /** The partition directory relative to {@code base} (the PATH given), or {@link #name} when it is the base. */
     public static String name(PartitionReport r, java.nio.file.Path base) {
-        java.nio.file.Path dir = r.partition.directory().toAbsolutePath().normalize();
+        java.nio.file.Path dir = r.partition().directory().toAbsolutePath().normalize();
         java.nio.file.Path b = base.toAbsolutePath().normalize();
         if (dir.startsWith(b) && !dir.equals(b)) {
             return b.relativize(dir).toString();

@@ -50,9 +50,9 @@ final class RepairText {
                 }
                 break;
             case REFUSED:
-                out.println("  " + Refusals.explain(o.before().refusal));
+                out.println("  " + Refusals.explain(o.before().refusal()));
                 out.println("  next steps:");
-                for (String s : Refusals.nextSteps(o.before().refusal, o.before())) {
+                for (String s : Refusals.nextSteps(o.before().refusal(), o.before())) {
                     out.println("    - " + s);
                 }
                 break;
@@ -94,14 +94,14 @@ final class RepairText {
             case DECLINED:
                 return "not changed (declined)";
             case REFUSED:
-                return "refused, not changed: " + o.before().refusal;
+                return "refused, not changed: " + o.before().refusal();
             case NOT_REBUILDABLE:
                 return "not changed: " + String.join("; ", o.notes().stream()
                         .filter(n -> n.startsWith("cannot rebuild")).toList());
             case IN_USE:
                 return "not changed: the data is in use";
             case IO_ERROR:
-                return "cannot repair: " + (o.error() != null ? o.error() : o.before().ioError);
+                return "cannot repair: " + (o.error() != null ? o.error() : o.before().ioError());
             default:
                 return o.status().json();
         }
