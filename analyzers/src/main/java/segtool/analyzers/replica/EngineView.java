@@ -27,7 +27,8 @@ final class EngineView {
         String variant = r.refusal() == null ? null : r.refusal().variant().name();
         Long refusalSegment = r.refusal() == null ? null : r.refusal().segmentStart();
         return new PartitionManifest.Verdict(r.outcome().json(), ExitCode.of(r), refusal, variant, refusalSegment,
-                r.ioError(), r.outcome() == PartitionReport.Outcome.IO_ERROR ? PartitionManifest.Chain.EMPTY : chain(r));
+                r.ioError(),
+                r.outcome() == PartitionReport.Outcome.IO_ERROR ? PartitionManifest.Chain.EMPTY : chain(r));
     }
 
     private static PartitionManifest.Chain chain(PartitionReport r) {
