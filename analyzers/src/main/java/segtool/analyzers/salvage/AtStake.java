@@ -96,15 +96,15 @@ public record AtStake(Refusal refusal, List<Missing> missing, List<Range> salvag
      */
     public static AtStake survey(PartitionReport report, long maxBatchBytes) throws java.io.IOException {
         Salvager.Result survey = new Salvager(Salvager.Options.defaults("survey").withMaxBatchBytes(maxBatchBytes))
-                .survey(report.partition, new ArrayList<>());
+                .survey(report.partition(), new ArrayList<>());
         return of(report, survey);
     }
 
     /** The offsets at stake for the refused {@code report}, from {@code survey} of the same partition. */
     public static AtStake of(PartitionReport report, Salvager.Result survey) {
-        Refusal r = report.refusal;
+        Refusal r = report.refusal();
         if (r == null) {
-            throw new IllegalArgumentException("not refused: " + report.partition.directory());
+            throw new IllegalArgumentException("not refused: " + report.partition().directory());
         }
         long dmgFrom = -1;
         long dmgTo = -1;

@@ -41,7 +41,7 @@ class AtStakeTest {
     void galleryRefusal_offsetsAtStake(String shape, boolean durable, String missing, String cut) throws IOException {
         PartitionPath p = PartitionPath.of(GALLERY.resolve(shape).resolve("streams/1/topics/1/partitions/1"));
         PartitionReport r = new RecoveryEngine(RecoveryOptions.defaults().withThreads(1)).judge(p, durable);
-        assertEquals(PartitionReport.Outcome.REFUSED, r.outcome, shape);
+        assertEquals(PartitionReport.Outcome.REFUSED, r.outcome(), shape);
         AtStake s = AtStake.survey(r, BatchHeader.MAX_RECOVERABLE_BATCH_BYTES);
         List<String> m = s.missing().stream().map(x -> x.offsets() + " " + x.where() + " " + x.before() + " "
                 + x.after() + (x.fromByte() >= 0 ? " bytes " + x.fromByte() + "-" + x.toByte() : "")

@@ -85,14 +85,14 @@ public final class LossText {
         out.add("  1. Restore from a replica or a backup that holds " + (lost.isEmpty() ? "this partition"
                 : lostWords) + ": nothing is lost.");
         out.add("  2. Salvage, then accept the loss; salvage keeps every record that verifies:");
-        out.add("       $ segtool salvage " + r.partition.directory() + " -o OUT --format ndjson");
+        out.add("       $ segtool salvage " + r.partition().directory() + " -o OUT --format ndjson");
         out.add("     The archive holds " + words(s.salvageable()) + " with their "
                 + "original bytes. " + cut(s) + " " + (lost.isEmpty() ? "Nothing else is lost" : "Lost for good: "
                 + lostWords) + ". After it the server gives every offset above the last one it keeps to new "
                 + "messages again; a producer can replay the archive's messages.ndjson under new offsets. (segtool "
                 + "does not do this cut yet: repair --accept-loss is not implemented, see docs/repair.md.)");
-        out.add("  3. Leave it to the server: it refuses this partition at boot (" + r.refusal.variant() + ") and "
-                + "either moves all its files into a " + r.partition.directory().getFileName() + ".fenced.<n> "
+        out.add("  3. Leave it to the server: it refuses this partition at boot (" + r.refusal().variant() + ") and "
+                + "either moves all its files into a " + r.partition().directory().getFileName() + ".fenced.<n> "
                 + "directory or tombstones it with the files left in place; either way it serves none of its "
                 + "offsets, the ones that verify included." + recoverable(r));
         return out;
@@ -118,10 +118,10 @@ public final class LossText {
     }
 
     private static String recoverable(PartitionReport r) {
-        if (r.refusal instanceof Refusal.Hole h) {
+        if (r.refusal() instanceof Refusal.Hole h) {
             return bytesWord(h.recoverableBytes());
         }
-        if (r.refusal instanceof Refusal.EmptyNonTailSegment e) {
+        if (r.refusal() instanceof Refusal.EmptyNonTailSegment e) {
             return bytesWord(e.recoverableBytes());
         }
         return "";
