@@ -55,6 +55,7 @@ public final class RepairJson {
             n.putNull("partition_id");
         }
         n.put("status", o.status().json());
+        n.put("durability", o.durable() ? "persisted" : "replicated");
         n.put("exit_code", o.exitCode());
         PartitionReport before = o.before();
         n.put("verdict", before == null ? null : before.outcome().json());

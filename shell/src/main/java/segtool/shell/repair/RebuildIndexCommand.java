@@ -10,6 +10,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.inputs.PartitionInputs;
 import segtool.analyzers.repair.RepairJson;
 import segtool.analyzers.repair.Repairer;
 import segtool.analyzers.report.ScanJson;
@@ -59,17 +60,25 @@ public final class RebuildIndexCommand implements Callable<Integer> {
         PartitionPath partition = RepairCli.partitions(spec, targets, verdict).get(0);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        RepairCli.warnMode(spec, repair, verdict, err);
-        Repairer repairer = RepairCli.repairer(verdict, RepairCli.confirm(repair));
-        Repairer.Outcome o = repairer.rebuildIndex(partition, targets.segment(), verdict.durable(), repair.apply,
-                repair.force);
+        PartitionInputs in = RepairCli.inputs(spec, List.of(partition), verdict).get(0);
+        if (!in.judgeable()) {
+            int code = RepairCli.notRepaired(in, err);
+            err.flush();
+            return code;
+        }
+        RepairCli.warnMode(in, verdict.commandLineDurable() != null, err);
+        Repairer repairer = RepairCli.repairer(verdict, in, RepairCli.confirm(repair));
+        Repairer.Outcome o = repairer.rebuildIndex(in.partition(), targets.segment(), in.durability().durable(),
+                repair.apply, repair.force);
         RepairCli.warnForce(List.of(o), err);
         int exit = o.exitCode();
         if (output.json) {
-            out.println(ScanJson.mapper().writeValueAsString(RepairJson.report("rebuild-index", target.toString(),
-                    Version.current(), verdict.durable(), repair.apply, List.of(o), exit)));
+            var report = RepairJson.report("rebuild-index", target.toString(), Version.current(),
+                    in.durability().durable(), repair.apply, List.of(o), exit);
+            RepairCli.sources(report, List.of(in));
+            out.println(ScanJson.mapper().writeValueAsString(report));
         } else {
-            RepairText.mode(out, verdict.durable());
+            out.println(in.durability().text());
             RepairText.outcome(out, o, targets.segment() == null ? RepairCommand.name(partition)
                     : target.getFileName().toString(), output.quiet);
         }

@@ -9,6 +9,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.recovery.RecoveryEngine;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import segtool.analyzers.inputs.DurabilitySource;
+import segtool.analyzers.inputs.InputsResolver;
+import segtool.analyzers.inputs.PartitionInputs;
 import segtool.analyzers.recovery.RecoveryOptions;
 import segtool.analyzers.repair.Applier;
 import segtool.analyzers.repair.Confirm;
@@ -60,6 +64,53 @@ final class RepairCli {
         return repairer(verdict.engineOptions(), confirm);
     }
 
+    /**
+     * Each partition's inputs as scan judges them (METADATA 3.4, 6): the topic's stored durability and the
+     * frontier's checkpoint, the command line only where the data directory holds no metadata (or with
+     * --override-durability). A repair in the wrong mode can hide durable data loss, so repair never uses one
+     * command-line value for every partition.
+     */
+    static List<PartitionInputs> inputs(CommandSpec spec, List<PartitionPath> partitions, VerdictOptions verdict) {
+        InputsResolver.CommandLine cli;
+        try {
+            cli = verdict.inputs();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (verdict.aliasNote() != null) {
+            spec.commandLine().getErr().println("segtool: note: " + verdict.aliasNote());
+        }
+        return new InputsResolver(cli).resolve(partitions);
+    }
+
+    /** The repairer for one partition: the engine options with that partition's checkpoint. */
+    static Repairer repairer(VerdictOptions verdict, PartitionInputs in, Confirm confirm) {
+        return repairer(verdict.engineOptions().withCheckpoint(in.wal().checkpoint()), confirm);
+    }
+
+    /**
+     * A partition whose inputs give no verdict is not repaired: one line on stderr, and its exit code (2 when the
+     * server itself refuses, 64 when the command line contradicts the metadata, 3 when segtool will not guess).
+     */
+    static int notRepaired(PartitionInputs in, PrintWriter err) {
+        err.println("segtool: " + in.partition().directory() + ": not repaired: " + in.refusalLine());
+        return switch (in.refusal()) {
+            case CONTRADICTS_METADATA -> ExitCode.USAGE;
+            case UNDECIDED -> ExitCode.IO_ERROR;
+            default -> ExitCode.REFUSED;
+        };
+    }
+
+    /** Adds each partition's durability source to the repair JSON (the mode itself is the outcome's). */
+    static void sources(ObjectNode report, List<PartitionInputs> judged) {
+        var parts = report.withArray("partitions");
+        for (int i = 0; i < parts.size() && i < judged.size(); i++) {
+            ObjectNode n = (ObjectNode) parts.get(i);
+            n.put("durability_source", judged.get(i).durability().source().json());
+            n.put("durability_from", judged.get(i).durability().text());
+        }
+    }
+
     static Repairer repairer(long maxMessageSizeUpper, Confirm confirm) {
         return repairer(RecoveryOptions.defaults().withMaxMessageSizeUpper(maxMessageSizeUpper), confirm);
     }
@@ -87,12 +138,16 @@ final class RepairCli {
         };
     }
 
-    /** A loud note when --apply relies on the default enforce_fsync, which changes what the repair does. */
-    static void warnMode(CommandSpec spec, RepairOptions options, VerdictOptions verdict, PrintWriter err) {
-        if (options.apply && !spec.commandLine().getParseResult().hasMatchedOption("--enforce-fsync")) {
-            err.println("segtool: note: repairing with enforce_fsync=" + verdict.durable() + " (the server "
-                    + "default); if the topic sets enforce_fsync=true pass --enforce-fsync, or the repair can hide "
-                    + "durable data loss (the quarantine keeps every removed byte either way)");
+    /**
+     * A loud note when a partition is repaired with a durability nothing on disk gave (no metadata and no
+     * --durability): the mode changes what the repair does, and the wrong one can hide durable data loss.
+     */
+    static void warnMode(PartitionInputs in, boolean commandLineGiven, PrintWriter err) {
+        if (in.durability().source() == DurabilitySource.COMMAND_LINE && !commandLineGiven) {
+            err.println("segtool: note: " + in.partition().directory() + ": repairing with "
+                    + in.durability().text() + "; no metadata/ says the topic's durability, so if the topic is "
+                    + "persisted pass --durability=persisted, or the repair can hide durable data loss (the "
+                    + "quarantine keeps every removed byte either way)");
         }
     }
 

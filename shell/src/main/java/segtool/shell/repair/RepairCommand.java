@@ -11,6 +11,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.exit.ExitCode;
+import segtool.analyzers.inputs.PartitionInputs;
+import segtool.analyzers.repair.Confirm;
 import segtool.analyzers.repair.RepairJson;
 import segtool.analyzers.repair.Repairer;
 import segtool.analyzers.report.ScanJson;
@@ -62,21 +65,33 @@ public final class RepairCommand implements Callable<Integer> {
         List<PartitionPath> partitions = RepairCli.partitions(spec, targets, verdict);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        RepairCli.warnMode(spec, repair, verdict, err);
-        Repairer repairer = RepairCli.repairer(verdict, RepairCli.confirm(repair));
+        Confirm confirm = RepairCli.confirm(repair);
+        boolean given = verdict.commandLineDurable() != null;
         List<Repairer.Outcome> outcomes = new ArrayList<>();
-        for (PartitionPath p : partitions) {
-            outcomes.add(repairer.repair(p, verdict.durable(), repair.apply, repair.force));
+        List<PartitionInputs> judged = new ArrayList<>();
+        int skipped = ExitCode.CLEAN;
+        for (PartitionInputs in : RepairCli.inputs(spec, partitions, verdict)) {
+            if (!in.judgeable()) {
+                skipped = ExitCode.combine(skipped, RepairCli.notRepaired(in, err));
+                continue;
+            }
+            RepairCli.warnMode(in, given, err);
+            outcomes.add(RepairCli.repairer(verdict, in, confirm).repair(in.partition(), in.durability().durable(),
+                    repair.apply, repair.force));
+            judged.add(in);
         }
         RepairCli.warnForce(outcomes, err);
-        int exit = RepairCli.worst(outcomes);
+        int exit = ExitCode.combine(RepairCli.worst(outcomes), skipped);
         if (output.json) {
-            out.println(ScanJson.mapper().writeValueAsString(RepairJson.report("repair", target.toString(),
-                    Version.current(), verdict.durable(), repair.apply, outcomes, exit)));
+            var report = RepairJson.report("repair", target.toString(), Version.current(), verdict.durable(),
+                    repair.apply, outcomes, exit);
+            RepairCli.sources(report, judged);
+            out.println(ScanJson.mapper().writeValueAsString(report));
         } else {
-            RepairText.mode(out, verdict.durable());
-            for (Repairer.Outcome o : outcomes) {
+            for (int i = 0; i < outcomes.size(); i++) {
+                Repairer.Outcome o = outcomes.get(i);
                 if (!output.quiet || o.exitCode() != 0 || partitions.size() == 1) {
+                    out.println(judged.get(i).durability().text());
                     RepairText.outcome(out, o, name(o.partition()), output.quiet);
                     if (o.status() == Repairer.Status.REFUSED && !output.quiet) {
                         segtool.shell.render.LossText.print(out, segtool.analyzers.salvage.AtStake.survey(o.before(),

@@ -145,11 +145,6 @@ final class RepairText {
         return String.format("%,d bytes", n);
     }
 
-    static void mode(PrintWriter out, boolean durable) {
-        out.println(Verdicts.mode(durable) + " (the topic's setting changes the plan; pass --enforce-fsync="
-                + !durable + " to see the other)");
-    }
-
     static void restore(PrintWriter out, List<String> actions) {
         for (String a : actions) {
             out.println("    " + a);
