@@ -1,12 +1,10 @@
-package segtool.shell.repair;
+package segtool.shell;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,7 +13,6 @@ import org.junit.jupiter.api.io.TempDir;
 import segtool.analyzers.exit.ExitCode;
 import segtool.samples.metadata.NodeDir;
 import segtool.samples.metadata.Opt;
-import segtool.shell.CommandLines;
 
 /**
  * repair and rebuild-index judge each partition with the inputs scan uses: the topic's stored durability
@@ -27,22 +24,6 @@ class RepairInputsTest {
     Path tmp;
 
     private static final Opt PERSISTED = Opt.string("durability", "persisted", true);
-
-    record Run(int exit, String out, String err) {
-    }
-
-    static Run run(Object... args) {
-        String[] a = new String[args.length];
-        for (int i = 0; i < args.length; i++) {
-            a[i] = String.valueOf(args[i]);
-        }
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        var cmd = CommandLines.oneShot();
-        cmd.setOut(new PrintWriter(out, true));
-        cmd.setErr(new PrintWriter(err, true));
-        return new Run(cmd.execute(a), out.toString(), err.toString());
-    }
 
     /** Topic 0 persisted, topic 1 replicated, both partitions holding A | B | C plus 100 zero bytes (V2). */
     private NodeDir twoTopics() throws Exception {
@@ -62,14 +43,14 @@ class RepairInputsTest {
     @Test
     void repairApply_eachTopicWithItsStoredDurability_thenScanIsClean() throws Exception {
         NodeDir n = twoTopics();
-        Run dry = run("repair", "--json", n.root);
+        Cli.Result dry = Cli.run("repair", "--json", n.root);
         assertEquals(ExitCode.CHANGES, dry.exit(), dry.toString());
         JsonNode parts = new ObjectMapper().readTree(dry.out()).get("partitions");
         assertEquals("persisted", parts.get(0).get("durability").asText());
         assertEquals("snapshot", parts.get(0).get("durability_source").asText());
         assertEquals("replicated", parts.get(1).get("durability").asText());
 
-        Run applied = run("repair", "--apply", "--yes", n.root);
+        Cli.Result applied = Cli.run("repair", "--apply", "--yes", n.root);
         assertEquals(ExitCode.CLEAN, applied.exit(), applied.toString());
         assertTrue(applied.out().contains("durability=persisted (from metadata/snapshot.bin)"), applied.out());
         assertTrue(applied.out().contains("durability=replicated (from metadata/snapshot.bin)"), applied.out());
@@ -77,7 +58,7 @@ class RepairInputsTest {
         // RECOVERY 4.3: the durable boot keeps the three fsynced entries; the lenient one rebuilds one entry
         assertEquals(72, indexSize(n.partitionDir(0, 0, 0)));
         assertEquals(24, indexSize(n.partitionDir(0, 1, 0)));
-        Run after = run("scan", n.root);
+        Cli.Result after = Cli.run("scan", n.root);
         assertEquals(ExitCode.CLEAN, after.exit(), after.toString());
     }
 
@@ -86,11 +67,11 @@ class RepairInputsTest {
         NodeDir n = twoTopics();
         Path p = n.partitionDir(0, 0, 0);
         long log = Files.size(p.resolve("00000000000000000000.log"));
-        Run r = run("repair", "--apply", "--yes", "--durability=replicated", p);
+        Cli.Result r = Cli.run("repair", "--apply", "--yes", "--durability=replicated", p);
         assertEquals(ExitCode.USAGE, r.exit(), r.toString());
         assertTrue(r.err().contains("not repaired:"), r.err());
         assertEquals(log, Files.size(p.resolve("00000000000000000000.log")));
-        Run ri = run("rebuild-index", "--apply", "--yes", "--durability=replicated", p);
+        Cli.Result ri = Cli.run("rebuild-index", "--apply", "--yes", "--durability=replicated", p);
         assertEquals(ExitCode.USAGE, ri.exit(), ri.toString());
         assertEquals(72, indexSize(p));
     }
@@ -102,7 +83,7 @@ class RepairInputsTest {
         NodeDir.appendZeros(n.partition(0, 0, 0, 1), 100);
         Path p = n.partitionDir(0, 0, 0);
         long log = Files.size(p.resolve("00000000000000000000.log"));
-        Run r = run("repair", "--apply", "--yes", p);
+        Cli.Result r = Cli.run("repair", "--apply", "--yes", p);
         assertEquals(ExitCode.REFUSED, r.exit(), r.toString());
         assertTrue(r.err().contains("enforce_fsync = true"), r.err());
         assertEquals(log, Files.size(p.resolve("00000000000000000000.log")));
@@ -116,10 +97,10 @@ class RepairInputsTest {
                 Files.delete(f);
             }
         }
-        Run r = run("repair", n.partitionDir(0, 0, 0));
+        Cli.Result r = Cli.run("repair", n.partitionDir(0, 0, 0));
         assertEquals(ExitCode.CHANGES, r.exit(), r.toString());
         assertTrue(r.err().contains("no metadata/ says the topic's durability"), r.err());
-        Run given = run("repair", "--durability=persisted", n.partitionDir(0, 0, 0));
+        Cli.Result given = Cli.run("repair", "--durability=persisted", n.partitionDir(0, 0, 0));
         assertTrue(!given.err().contains("no metadata/ says"), given.err());
         assertTrue(given.out().contains("durability=persisted"), given.out());
     }
