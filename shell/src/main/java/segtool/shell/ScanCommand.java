@@ -141,6 +141,8 @@ public final class ScanCommand implements Callable<Integer> {
 
     static int rank(SegmentReport.Status status) {
         switch (status) {
+            case IO_ERROR:
+                return 6;
             case REFUSED:
                 return 5;
             case RECOVERED_EMPTY:
