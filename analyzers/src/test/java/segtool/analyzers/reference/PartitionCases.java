@@ -672,17 +672,7 @@ public final class PartitionCases {
     }
 
     static byte[] concat(byte[]... parts) {
-        int n = 0;
-        for (byte[] p : parts) {
-            n += p.length;
-        }
-        byte[] out = new byte[n];
-        int at = 0;
-        for (byte[] p : parts) {
-            System.arraycopy(p, 0, out, at, p.length);
-            at += p.length;
-        }
-        return out;
+        return segtool.formats.io.Bytes.concat(parts);
     }
 
     /** Deletes a directory tree (test scratch only). */
