@@ -22,8 +22,12 @@ class MetadataScanTest {
 
     private static final Opt PERSISTED = Opt.string("durability", "persisted", true);
 
-    /** Topic 0 persisted, topic 1 replicated, both partitions holding A | B | C plus 100 zero bytes (V2). */
     private NodeDir twoTopics() throws Exception {
+        return twoTopics(tmp);
+    }
+
+    /** Topic 0 persisted, topic 1 replicated, both partitions holding A | B | C plus 100 zero bytes (V2). */
+    static NodeDir twoTopics(Path tmp) throws Exception {
         NodeDir n = new NodeDir(tmp.resolve("node"));
         n.snapshot(NodeDir.oneStream(5, 2, List.of(
                 NodeDir.topic(0, "durable", Opt.post4092(PERSISTED), 1),

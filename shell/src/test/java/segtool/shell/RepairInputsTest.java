@@ -23,17 +23,9 @@ class RepairInputsTest {
     @TempDir
     Path tmp;
 
-    private static final Opt PERSISTED = Opt.string("durability", "persisted", true);
 
-    /** Topic 0 persisted, topic 1 replicated, both partitions holding A | B | C plus 100 zero bytes (V2). */
     private NodeDir twoTopics() throws Exception {
-        NodeDir n = new NodeDir(tmp.resolve("node"));
-        n.snapshot(NodeDir.oneStream(5, 2, List.of(
-                NodeDir.topic(0, "durable", Opt.post4092(PERSISTED), 1),
-                NodeDir.topic(1, "lenient", Opt.post4092(), 2))).file());
-        NodeDir.appendZeros(n.partition(0, 0, 0, 1), 100);
-        NodeDir.appendZeros(n.partition(0, 1, 0, 2), 100);
-        return n;
+        return MetadataScanTest.twoTopics(tmp);
     }
 
     private static long indexSize(Path partition) throws Exception {
