@@ -256,8 +256,8 @@ function _picocli_segtool_scan() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
   local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
@@ -275,6 +275,9 @@ function _picocli_segtool_scan() {
       return
       ;;
     '--wal-checkpoint')
+      return
+      ;;
+    '-q'|'--quiet')
       return
       ;;
   esac
@@ -302,8 +305,8 @@ function _picocli_segtool_explain() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
   local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
@@ -321,6 +324,9 @@ function _picocli_segtool_explain() {
       return
       ;;
     '--wal-checkpoint')
+      return
+      ;;
+    '-q'|'--quiet')
       return
       ;;
   esac
@@ -348,8 +354,8 @@ function _picocli_segtool_segments() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--partition-id' '--max-message-size-upper'"
+  local flag_opts="'--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--partition-id' '--max-message-size-upper' '-q' '--quiet'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -358,6 +364,9 @@ function _picocli_segtool_segments() {
       return
       ;;
     '--max-message-size-upper')
+      return
+      ;;
+    '-q'|'--quiet')
       return
       ;;
   esac
@@ -385,8 +394,8 @@ function _picocli_segtool_index() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--no-verify' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--limit' '--partition-id' '--max-message-size-upper'"
+  local flag_opts="'--no-verify' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--limit' '--partition-id' '--max-message-size-upper' '-q' '--quiet'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -398,6 +407,9 @@ function _picocli_segtool_index() {
       return
       ;;
     '--max-message-size-upper')
+      return
+      ;;
+    '-q'|'--quiet')
       return
       ;;
   esac
@@ -425,8 +437,8 @@ function _picocli_segtool_batches() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--no-verify' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--from' '--limit' '--partition-id' '--max-message-size-upper'"
+  local flag_opts="'--no-verify' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--from' '--limit' '--partition-id' '--max-message-size-upper' '-q' '--quiet'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -441,6 +453,9 @@ function _picocli_segtool_batches() {
       return
       ;;
     '--max-message-size-upper')
+      return
+      ;;
+    '-q'|'--quiet')
       return
       ;;
   esac
@@ -468,8 +483,8 @@ function _picocli_segtool_messages() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--offset' '--limit' '--format' '--max-bytes' '--partition-id' '--max-message-size-upper'"
+  local flag_opts="'--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--offset' '--limit' '--format' '--max-bytes' '--partition-id' '--max-message-size-upper' '-q' '--quiet'"
   local texthexjson_option_args=("text" "hex" "json") # --format values
 
   type compopt &>/dev/null && compopt +o default
@@ -493,6 +508,9 @@ function _picocli_segtool_messages() {
       return
       ;;
     '--max-message-size-upper')
+      return
+      ;;
+    '-q'|'--quiet')
       return
       ;;
   esac
@@ -520,8 +538,8 @@ function _picocli_segtool_find() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--offset' '--timestamp' '--partition-id' '--max-message-size-upper'"
+  local flag_opts="'--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--offset' '--timestamp' '--partition-id' '--max-message-size-upper' '-q' '--quiet'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -536,6 +554,9 @@ function _picocli_segtool_find() {
       return
       ;;
     '--max-message-size-upper')
+      return
+      ;;
+    '-q'|'--quiet')
       return
       ;;
   esac
@@ -563,8 +584,8 @@ function _picocli_segtool_hexdump() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--partition-id' '--max-message-size-upper'"
+  local flag_opts="'--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--partition-id' '--max-message-size-upper' '-q' '--quiet'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -573,6 +594,9 @@ function _picocli_segtool_hexdump() {
       return
       ;;
     '--max-message-size-upper')
+      return
+      ;;
+    '-q'|'--quiet')
       return
       ;;
   esac
@@ -600,8 +624,8 @@ function _picocli_segtool_stats() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--segments' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--partition-id' '--max-message-size-upper'"
+  local flag_opts="'--segments' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--partition-id' '--max-message-size-upper' '-q' '--quiet'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -610,6 +634,9 @@ function _picocli_segtool_stats() {
       return
       ;;
     '--max-message-size-upper')
+      return
+      ;;
+    '-q'|'--quiet')
       return
       ;;
   esac
@@ -637,8 +664,8 @@ function _picocli_segtool_repair() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--override-durability' '--apply' '--force' '-y' '--yes' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--apply' '--force' '-y' '--yes' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
   local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
@@ -656,6 +683,9 @@ function _picocli_segtool_repair() {
       return
       ;;
     '--wal-checkpoint')
+      return
+      ;;
+    '-q'|'--quiet')
       return
       ;;
   esac
@@ -676,8 +706,8 @@ function _picocli_segtool_rebuildindex() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--override-durability' '--apply' '--force' '-y' '--yes' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--apply' '--force' '-y' '--yes' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
   local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
@@ -697,6 +727,9 @@ function _picocli_segtool_rebuildindex() {
     '--wal-checkpoint')
       return
       ;;
+    '-q'|'--quiet')
+      return
+      ;;
   esac
 
   if [[ "${curr_word}" == -* ]]; then
@@ -712,10 +745,19 @@ function _picocli_segtool_rebuildindex() {
 function _picocli_segtool_restore() {
   # Get completion data
   local curr_word=${COMP_WORDS[COMP_CWORD]}
+  local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--apply' '--force' '-y' '--yes' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts=""
+  local flag_opts="'--apply' '--force' '-y' '--yes' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'-q' '--quiet'"
+
+  type compopt &>/dev/null && compopt +o default
+
+  case ${prev_word} in
+    '-q'|'--quiet')
+      return
+      ;;
+  esac
 
   if [[ "${curr_word}" == -* ]]; then
     COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
@@ -740,8 +782,8 @@ function _picocli_segtool_pack() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'-o' '--output'"
+  local flag_opts="'--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'-o' '--output' '-q' '--quiet'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -751,6 +793,9 @@ function _picocli_segtool_pack() {
       type compopt &>/dev/null && compopt -o filenames
       COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
       return $?
+      ;;
+    '-q'|'--quiet')
+      return
       ;;
   esac
 
@@ -777,13 +822,16 @@ function _picocli_segtool_sample() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--list' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--shape'"
+  local flag_opts="'--list' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--shape' '-q' '--quiet'"
 
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
     '--shape')
+      return
+      ;;
+    '-q'|'--quiet')
       return
       ;;
   esac
@@ -836,8 +884,8 @@ function _picocli_segtool_salvage() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--include-unverified' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'-o' '--output' '--format' '--partition-id' '--max-message-size-upper'"
+  local flag_opts="'--include-unverified' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'-o' '--output' '--format' '--partition-id' '--max-message-size-upper' '-q' '--quiet'"
   local rawndjson_option_args=("raw" "ndjson") # --format values
 
   type compopt &>/dev/null && compopt +o default
@@ -858,6 +906,9 @@ function _picocli_segtool_salvage() {
       return
       ;;
     '--max-message-size-upper')
+      return
+      ;;
+    '-q'|'--quiet')
       return
       ;;
   esac
@@ -885,8 +936,8 @@ function _picocli_segtool_doctor() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
   local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
@@ -904,6 +955,9 @@ function _picocli_segtool_doctor() {
       return
       ;;
     '--wal-checkpoint')
+      return
+      ;;
+    '-q'|'--quiet')
       return
       ;;
   esac
@@ -931,8 +985,8 @@ function _picocli_segtool_compare() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--max-concurrency' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--max-concurrency' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
   local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
@@ -955,6 +1009,9 @@ function _picocli_segtool_compare() {
     '--wal-checkpoint')
       return
       ;;
+    '-q'|'--quiet')
+      return
+      ;;
   esac
 
   if [[ "${curr_word}" == -* ]]; then
@@ -973,8 +1030,8 @@ function _picocli_segtool_collect() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'-o' '--output' '--node' '--max-concurrency' '--max-read-rate' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'-o' '--output' '--node' '--max-concurrency' '--max-read-rate' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
   local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
@@ -1009,6 +1066,9 @@ function _picocli_segtool_collect() {
     '--wal-checkpoint')
       return
       ;;
+    '-q'|'--quiet')
+      return
+      ;;
   esac
 
   if [[ "${curr_word}" == -* ]]; then
@@ -1027,8 +1087,8 @@ function _picocli_segtool_plan() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'-o' '--output'"
+  local flag_opts="'--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'-o' '--output' '-q' '--quiet'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -1038,6 +1098,9 @@ function _picocli_segtool_plan() {
       type compopt &>/dev/null && compopt -o filenames
       COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
       return $?
+      ;;
+    '-q'|'--quiet')
+      return
       ;;
   esac
 
@@ -1064,8 +1127,8 @@ function _picocli_segtool_apply() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--apply' '--force' '--enforce-fsync' '--override-durability' '--json' '--no-color' '-q' '--quiet' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--plan' '--donor-dir' '--node' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
+  local flag_opts="'--apply' '--force' '--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--plan' '--donor-dir' '--node' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
   local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
@@ -1098,6 +1161,9 @@ function _picocli_segtool_apply() {
       return
       ;;
     '--wal-checkpoint')
+      return
+      ;;
+    '-q'|'--quiet')
       return
       ;;
   esac

@@ -126,7 +126,7 @@ public final class ApplyCommand implements Callable<Integer> {
             out.println(ScanJson.mapper().writeValueAsString(root));
         } else {
             for (PlanApply.Outcome o : outcomes) {
-                if (!output.quiet) {
+                if (!output.quiet()) {
                     out.println(o.key().label() + " (" + o.partition() + "): " + o.status().replace('_', ' '));
                     for (String d : o.details()) {
                         out.println("  " + d);

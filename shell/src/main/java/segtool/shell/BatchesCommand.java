@@ -67,6 +67,7 @@ public final class BatchesCommand implements Callable<Integer>, ReadCommand {
     public Integer call() throws Exception {
         SegmentRef ref = SegmentRef.resolve(spec, segment, read.partitionId);
         long pid = ref.partition().partitionId();
+        boolean known = read.partitionId != null || ref.partition().hasPartitionId();
         PrintWriter out = spec.commandLine().getOut();
         Style style = output.style();
         long max = limit == null ? Long.MAX_VALUE : limit;
@@ -78,16 +79,16 @@ public final class BatchesCommand implements Callable<Integer>, ReadCommand {
                 json.str("schema", "segtool.batches/1").str("log", ref.log().toString())
                         .u64("start_offset", ref.start()).u64("log_bytes", log.length()).u64("from", pos);
                 json.g().writeArrayFieldStart("batches");
-            } else if (!output.quiet) {
-                out.println(ref.log().getFileName() + ": " + log.length() + " bytes" + (pid >= 0 ? "; partition "
-                        + pid : "; partition id unknown (pass --partition-id to check it)")
+            } else if (!output.quiet()) {
+                out.println(ref.log().getFileName() + ": " + log.length() + " bytes" + (known ? "; partition "
+                        + U64.str(pid) : "; partition id unknown (pass --partition-id to check it)")
                         + (noVerify ? "; headers only, checksums not verified" : ""));
             }
             Table table = new Table().col("POSITION", Table.digits(Math.max(log.length(), 1)), true)
                     .col("LENGTH", 7, true).col("BASE OFFSET", Table.digits(Math.max(ref.start(), 1)) + 2, true)
                     .col("LAST OFFSET", Table.digits(Math.max(ref.start(), 1)) + 2, true).col("MSGS", 5, true)
                     .col("BASE TIMESTAMP", 27, false).col("CHECK", 0, false);
-            if (json == null && !output.quiet) {
+            if (json == null && !output.quiet()) {
                 table.header(out);
             }
             long entry = 0;
@@ -120,8 +121,8 @@ public final class BatchesCommand implements Callable<Integer>, ReadCommand {
                     IndexMapping m = log.check(log.entry(indexed), false);
                     notes.add("index entry " + indexed + (m.matches() ? "" : " (" + m.mismatch() + ")"));
                 }
-                if (pid >= 0 && h.partitionId() != pid) {
-                    notes.add("partition_id " + U64.str(h.partitionId()) + ", not " + pid);
+                if (known && h.partitionId() != pid) {
+                    notes.add("partition_id " + U64.str(h.partitionId()) + ", not " + U64.str(pid));
                 }
                 if (expected != -1 && h.baseOffset() != expected) {
                     notes.add("base_offset " + U64.str(h.baseOffset()) + " where " + U64.str(expected)
@@ -165,11 +166,11 @@ public final class BatchesCommand implements Callable<Integer>, ReadCommand {
                     }
                     json.g().writeEndArray();
                     json.g().writeEndObject();
-                } else if (!output.quiet) {
+                } else if (!output.quiet()) {
                     String tail = check + (notes.isEmpty() ? "" : "  [" + String.join("; ", notes) + "]");
                     table.row(out, U64.str(pos), U64.str(h.batchLength()), U64.str(h.baseOffset()),
                             h.messageCount() > 0 ? U64.str(h.endOffset()) : "-", U64.str(h.messageCount()),
-                            Times.iso(h.baseTimestamp()), d == null && (pid < 0 || h.partitionId() == pid) ? tail
+                            Times.iso(h.baseTimestamp()), d == null && (!known || h.partitionId() == pid) ? tail
                             : style.paint(Style.Paint.RED, tail));
                 }
                 count++;

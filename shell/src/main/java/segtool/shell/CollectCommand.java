@@ -100,7 +100,7 @@ public final class CollectCommand implements Callable<Integer>, PlainCommand {
             o.put("manifest_bytes", written);
             o.put("seconds", Math.round(seconds * 1000) / 1000.0);
             pw.println(ScanJson.mapper().writeValueAsString(o));
-        } else if (!output.quiet) {
+        } else if (!output.quiet()) {
             pw.printf("%s: %d partitions of node %s, %d log bytes, manifest %d bytes (%.4f%%), %.2f s%n", out,
                     partitions.size(), name, logBytes[0], written,
                     logBytes[0] == 0 ? 0.0 : 100.0 * written / logBytes[0], seconds);

@@ -37,6 +37,8 @@ public final class CommandLines {
         cmd.setExitCodeExceptionMapper(t -> t instanceof CommandLine.ParameterException ? ExitCodes.USAGE
                 : ExitCodes.IO_ERROR);
         configure(cmd);
+        segtool.shell.options.Numbers.register(cmd);
+        cmd.setExecutionStrategy(segtool.shell.options.OutputOptions::execute);
         cmd.setExecutionExceptionHandler(CommandLines::handle);
         cmd.setParameterExceptionHandler(CommandLines::usageError);
         cmd.setCaseInsensitiveEnumValuesAllowed(true);

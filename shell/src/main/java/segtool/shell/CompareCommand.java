@@ -95,7 +95,7 @@ public final class CompareCommand implements Callable<Integer> {
             out.flush();
             return;
         }
-        if (!output.quiet) {
+        if (!output.quiet()) {
             out.print(ReplicaText.render(result));
             for (String w : result.warnings()) {
                 out.println("warning: " + w);
@@ -134,7 +134,7 @@ public final class CompareCommand implements Callable<Integer> {
         List<PartitionPath> out = new ArrayList<>();
         for (PartitionPath p : targets.partitions()) {
             PartitionPath q = verdict.partitionId != null ? p.withPartitionId(verdict.partitionId) : p;
-            if (q.partitionId() < 0) {
+            if (verdict.partitionId == null && !q.hasPartitionId()) {
                 throw new CommandLine.ParameterException(spec.commandLine(), q.directory()
                         + ": the directory name is not a partition id; pass --partition-id N");
             }

@@ -60,7 +60,7 @@ public final class DoctorCommand implements Callable<Integer> {
             out.println(ScanJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(
                     DoctorJson.report(r, Version.current())));
         } else {
-            DoctorText.report(out, r, output.quiet, output.style());
+            DoctorText.report(out, r, output.quiet(), output.style());
         }
         out.flush();
         return r.exitCode();

@@ -117,8 +117,8 @@ public final class ExplainCommand implements Callable<Integer> {
             for (String line : Inputs.lines(judged.inputs().get(i))) {
                 out.println(line);
             }
-            ExplainText.print(out, stories.get(i), style, width, output.quiet);
-            if (r.outcome() == PartitionReport.Outcome.REFUSED && !output.quiet) {
+            ExplainText.print(out, stories.get(i), style, width, output.quiet());
+            if (r.outcome() == PartitionReport.Outcome.REFUSED && !output.quiet()) {
                 segtool.shell.render.LossText.print(out, segtool.analyzers.salvage.AtStake.survey(r,
                         verdict.maxMessageSizeUpper + 256), r, "", width);
             }

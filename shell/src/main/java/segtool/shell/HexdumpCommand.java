@@ -89,7 +89,7 @@ public final class HexdumpCommand implements Callable<Integer>, PlainCommand {
                 json(out, ref, log, end, notes, context);
                 return ExitCodes.CLEAN;
             }
-            if (!output.quiet) {
+            if (!output.quiet()) {
                 out.println(ref.log().getFileName() + " [" + U64.str(position) + ", " + U64.str(end) + ") of "
                         + log.length() + " bytes" + (context == null ? "" : "; " + context));
             }

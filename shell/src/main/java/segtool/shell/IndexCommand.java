@@ -60,6 +60,7 @@ public final class IndexCommand implements Callable<Integer>, ReadCommand {
     public Integer call() throws Exception {
         SegmentRef ref = SegmentRef.resolve(spec, segment, read.partitionId);
         long pid = ref.partition().partitionId();
+        boolean known = read.partitionId != null || ref.partition().hasPartitionId();
         PrintWriter out = spec.commandLine().getOut();
         Style style = output.style();
         long shown = limit == null ? Long.MAX_VALUE : limit;
@@ -75,23 +76,23 @@ public final class IndexCommand implements Callable<Integer>, ReadCommand {
                         .str("log", ref.log().toString()).u64("start_offset", ref.start())
                         .u64("index_bytes", log.indexBytes()).u64("entries", n)
                         .u64("trailing_bytes", log.indexTrailingBytes()).u64("log_bytes", log.length());
-                if (pid >= 0) {
+                if (known) {
                     json.u64("partition_id", pid);
                 } else {
                     json.str("partition_id", null);
                 }
                 json.g().writeArrayFieldStart("rows");
-            } else if (!output.quiet) {
+            } else if (!output.quiet()) {
                 out.println(ref.index().getFileName() + ": " + log.indexBytes() + " bytes, " + n + " entries"
                         + (log.indexTrailingBytes() > 0 ? " + " + log.indexTrailingBytes() + " trailing bytes (torn append)"
-                        : "") + "; log " + log.length() + " bytes" + (pid >= 0 ? "; partition " + pid
+                        : "") + "; log " + log.length() + " bytes" + (known ? "; partition " + U64.str(pid)
                         : "; partition id unknown (pass --partition-id to check it)"));
             }
             Table table = new Table().col("ENTRY", Table.digits(Math.max(n, 1)), true)
                     .col("OFFSET", Table.digits(Math.max(ref.start(), 1)) + 2, true)
                     .col("TIMESTAMP", 27, false).col("POSITION", Table.digits(Math.max(log.length(), 1)), true)
                     .col("MAPS TO ITS BATCH", 0, false);
-            if (json == null && !output.quiet && n > 0) {
+            if (json == null && !output.quiet() && n > 0) {
                 table.header(out);
             }
             // the structure rules of the engine's index scan (RECOVERY 4.2): the first entry that breaks them
@@ -125,7 +126,7 @@ public final class IndexCommand implements Callable<Integer>, ReadCommand {
                         }
                         json.str("structure", structure);
                         json.g().writeEndObject();
-                    } else if (!output.quiet) {
+                    } else if (!output.quiet()) {
                         String verdict = (structure != null ? structure + "; " : "") + m.describe();
                         table.row(out, Long.toString(i), U64.str(e.offset()), Times.iso(e.timestamp()),
                                 U64.str(e.position()), ok ? verdict : style.paint(Style.Paint.RED, verdict));

@@ -40,7 +40,7 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
             partitions.set(0, partitions.get(0).withPartitionId(verdict.partitionId));
         }
         for (PartitionPath p : partitions) {
-            if (p.partitionId() < 0) {
+            if (verdict.partitionId == null && !p.hasPartitionId()) {
                 throw new CommandLine.ParameterException(spec.commandLine(), p.directory()
                         + ": the directory name is not a partition id; pass --partition-id N");
             }

@@ -163,7 +163,7 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                     if (stop != null) {
                         out.println(style.paint(Style.Paint.RED, "stopped: " + stop));
                     }
-                    if (!output.quiet || stop != null) {
+                    if (!output.quiet() || stop != null) {
                         out.println(shown + " message(s) shown" + (shown == 0 && offset != null && stop == null
                                 ? " (nothing at or after "
                                 + "offset " + U64.str(offset) + ")" : ""));
@@ -193,7 +193,7 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                 if (offset != null && U64.gt(offset, start)) {
                     Seek.Start s = Seek.byOffset(log, offset);
                     pos = s.position();
-                    if (s.note() != null && !output.quiet && json == null) {
+                    if (s.note() != null && !output.quiet() && json == null) {
                         out.println(style.paint(Style.Paint.DIM, SegmentFiles.stem(start) + ": " + s.note()));
                     }
                 }
@@ -263,7 +263,7 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                 }
                 return;
             }
-            if (output.quiet) {
+            if (output.quiet()) {
                 return;
             }
             out.println(style.bold("offset " + U64.str(o)) + "  id " + m.id() + "  batch @" + U64.str(b.position())

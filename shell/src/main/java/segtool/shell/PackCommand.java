@@ -53,7 +53,7 @@ public final class PackCommand implements Callable<Integer>, PlainCommand {
             o.put("file_bytes", bytes);
             o.put("skipped", result.manifest().skipped().size());
             w.println(ScanJson.mapper().writeValueAsString(o));
-        } else if (!output.quiet) {
+        } else if (!output.quiet()) {
             w.printf("%s: %d files, %d bytes packed into %d bytes%s%n", result.archive(),
                     result.manifest().files().size(), bytes, result.archiveBytes(),
                     result.manifest().skipped().isEmpty() ? ""

@@ -16,7 +16,7 @@ final class Progress implements DataDirJudge.Progress, AutoCloseable {
 
     static Progress start(OutputOptions output, String task) {
         String term = System.getenv("TERM");
-        boolean show = System.console() != null && !output.quiet && !output.json
+        boolean show = System.console() != null && !output.quiet() && !output.json
                 && System.getenv("SEGTOOL_NO_PROGRESS") == null && term != null && !term.startsWith("dumb");
         if (!show) {
             return new Progress(null);

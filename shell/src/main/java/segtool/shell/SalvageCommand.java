@@ -104,7 +104,7 @@ public final class SalvageCommand implements Callable<Integer>, ReadCommand {
             g.flush();
             w.println();
         } else {
-            SalvageText.summary(w, r, problems, output.quiet, output.style());
+            SalvageText.summary(w, r, problems, output.quiet(), output.style());
         }
         w.flush();
         return exit;

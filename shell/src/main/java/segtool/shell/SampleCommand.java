@@ -87,7 +87,7 @@ public final class SampleCommand implements Callable<Integer>, PlainCommand {
             ArrayNode a = o.putArray("shapes");
             names.forEach(a::add);
             w.println(ScanJson.mapper().writeValueAsString(o));
-        } else if (!output.quiet) {
+        } else if (!output.quiet()) {
             w.printf("%d sample(s) written to %s; try: segtool scan %s%n", names.size(), out, out);
         }
         w.flush();

@@ -61,7 +61,7 @@ public final class ScanCommand implements Callable<Integer> {
             out.flush();
             return exit;
         }
-        if (!output.quiet) {
+        if (!output.quiet()) {
             out.println(judged.reports().size() > 1
                     ? partitionTable(judged, judged.targets().path()) : segmentTable(judged));
         }

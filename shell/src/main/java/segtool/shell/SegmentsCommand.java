@@ -279,8 +279,8 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
     }
 
     private static void print(PrintWriter out, Style style, PartitionPath p, List<Row> rows, List<String> others) {
-        out.println(style.bold(p.directory().toString()) + (p.partitionId() >= 0 ? "  (partition "
-                + p.partitionId() + ")" : "") + ": " + rows.size() + " segment(s)");
+        out.println(style.bold(p.directory().toString()) + (p.hasPartitionId() ? "  (partition "
+                + U64.str(p.partitionId()) + ")" : "") + ": " + rows.size() + " segment(s)");
         if (!rows.isEmpty()) {
             long maxLog = rows.stream().mapToLong(Row::logBytes).max().orElse(1);
             long maxIndex = rows.stream().mapToLong(Row::indexBytes).max().orElse(1);
@@ -316,7 +316,7 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
     private static void json(JsonOut j, PartitionPath p, List<Row> rows, List<String> others) throws IOException {
         j.g().writeStartObject();
         j.str("path", p.directory().toString());
-        if (p.partitionId() >= 0) {
+        if (p.hasPartitionId()) {
             j.u64("partition_id", p.partitionId());
         } else {
             j.g().writeNullField("partition_id");

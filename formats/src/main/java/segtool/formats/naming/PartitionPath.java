@@ -31,9 +31,17 @@ public record PartitionPath(Path directory, long streamId, long topicId, long pa
         return new PartitionPath(directory, streamId, topicId, id);
     }
 
+    /**
+     * True when a partition id is known (from the path or the caller). Ids are u64 held in a long, so 2^63 and above
+     * are negative here; only -1 (2^64-1) doubles as "unknown", and a caller that sets that id knows it set it.
+     */
+    public boolean hasPartitionId() {
+        return partitionId != -1;
+    }
+
     /** True when the directory sits where the server keeps partitions. */
     public boolean isCanonical() {
-        return streamId >= 0 && topicId >= 0 && partitionId >= 0;
+        return streamId != -1 && topicId != -1 && partitionId != -1;
     }
 
     private static String name(Path p, int i) {

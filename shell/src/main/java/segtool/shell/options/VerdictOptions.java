@@ -34,11 +34,13 @@ public final class VerdictOptions {
                     + "override is printed on every verdict.")
     public boolean overrideDurability;
 
-    @Option(names = "--partition-id", paramLabel = "N",
-            description = "Partition id to check batches against, instead of the one taken from the path.")
+    @Option(names = "--partition-id", paramLabel = "N", converter = Numbers.U64Converter.class,
+            description = "Partition id to check batches against, instead of the one taken from the path "
+                    + "(an unsigned 64-bit number, as batch headers store it).")
     public Long partitionId;
 
     @Option(names = "--max-message-size-upper", paramLabel = "BYTES", defaultValue = "268435456",
+            converter = Numbers.MessageSizeUpperConverter.class,
             description = "The server build's MAX_MESSAGE_SIZE_UPPER_BYTES (default ${DEFAULT-VALUE}).")
     public long maxMessageSizeUpper;
 

@@ -40,9 +40,11 @@ public final class ExplainText {
     private static String identity(PartitionReport r) {
         var p = r.partition();
         if (p.isCanonical()) {
-            return "  (stream " + p.streamId() + ", topic " + p.topicId() + ", partition " + p.partitionId() + ")";
+            return "  (stream " + segtool.formats.io.U64.str(p.streamId()) + ", topic "
+                    + segtool.formats.io.U64.str(p.topicId()) + ", partition "
+                    + segtool.formats.io.U64.str(p.partitionId()) + ")";
         }
-        return p.partitionId() >= 0 ? "  (partition " + p.partitionId() + ")" : "";
+        return p.hasPartitionId() ? "  (partition " + segtool.formats.io.U64.str(p.partitionId()) + ")" : "";
     }
 
     private static String paintVerdict(String text, Explainer.Fact f, Style style) {

@@ -11,11 +11,19 @@ public final class Terminals {
     private Terminals() {
     }
 
-    /** The shell terminal's width ({@code t}, null outside the shell); else the system terminal's; else 80. */
+    /**
+     * The shell terminal's width ({@code t}, null outside the shell); else {@code COLUMNS} when it is a positive
+     * number (as ls and git read it, so {@code COLUMNS=120 segtool scan ... > file} lays out for 120); else the system
+     * terminal's; else 80.
+     */
     public static int width(Terminal t) {
         if (t != null) {
             int w = t.getWidth();
             return w > 0 ? w : DEFAULT_WIDTH;
+        }
+        Integer columns = columns(System.getenv("COLUMNS"));
+        if (columns != null) {
+            return columns;
         }
         if (System.console() == null) {
             return DEFAULT_WIDTH;
@@ -26,6 +34,15 @@ public final class Terminals {
             systemWidth = w;
         }
         return w;
+    }
+
+    /** A {@code COLUMNS} value as a width: a whole number of at least 20 (narrower is not laid out), else null. */
+    static Integer columns(String value) {
+        if (value == null || value.isEmpty() || value.length() > 5 || !value.chars().allMatch(Character::isDigit)) {
+            return null;
+        }
+        int w = Integer.parseInt(value);
+        return w >= 20 ? w : null;
     }
 
     private static int probe() {

@@ -8,6 +8,7 @@ import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.SegmentReport;
 import segtool.formats.io.U64;
+import segtool.formats.naming.PartitionPath;
 
 /** Short plain-language summaries of verdicts, shared by the table and the explanations. */
 public final class Verdicts {
@@ -50,23 +51,40 @@ public final class Verdicts {
         return "durability=" + (durable ? "persisted" : "replicated");
     }
 
-    /** A partition's name for tables: {@code stream 1 / topic 2 / partition 3}, or its directory. */
+    /** A partition's name for tables and headlines: {@link #name(PartitionPath, java.nio.file.Path)} without a base. */
     public static String name(PartitionReport r) {
-        var p = r.partition();
-        if (p.isCanonical()) {
-            return "s" + p.streamId() + "/t" + p.topicId() + "/p" + p.partitionId();
-        }
-        return p.directory().toString();
+        return name(r.partition(), null);
     }
 
-    /** The partition directory relative to {@code base} (the PATH given), or {@link #name} when it is the base. */
+    /** {@link #name(PartitionPath, java.nio.file.Path)} of the report's partition. */
     public static String name(PartitionReport r, java.nio.file.Path base) {
-        java.nio.file.Path dir = r.partition().directory().toAbsolutePath().normalize();
-        java.nio.file.Path b = base.toAbsolutePath().normalize();
-        if (dir.startsWith(b) && !dir.equals(b)) {
+        return name(r.partition(), base);
+    }
+
+    /**
+     * The one name a partition has in every command's text output: {@code s<stream>/t<topic>/p<partition>} for a
+     * partition where the server keeps it; prefixed by its data directory relative to {@code base} (the PATH given)
+     * when PATH holds several data directories ({@code node-2:s1/t1/p1}); a partition outside the server's layout is
+     * its directory (relative to {@code base} when under it).
+     */
+    public static String name(PartitionPath p, java.nio.file.Path base) {
+        java.nio.file.Path dir = p.directory().toAbsolutePath().normalize();
+        java.nio.file.Path b = base == null ? null : base.toAbsolutePath().normalize();
+        if (p.isCanonical()) {
+            String id = "s" + U64.str(p.streamId()) + "/t" + U64.str(p.topicId()) + "/p" + U64.str(p.partitionId());
+            java.nio.file.Path dataDir = dir;
+            for (int i = 0; i < 6 && dataDir != null; i++) {
+                dataDir = dataDir.getParent();
+            }
+            if (b != null && dataDir != null && dataDir.startsWith(b) && !dataDir.equals(b)) {
+                return b.relativize(dataDir) + ":" + id;
+            }
+            return id;
+        }
+        if (b != null && dir.startsWith(b) && !dir.equals(b)) {
             return b.relativize(dir).toString();
         }
-        return name(r);
+        return p.directory().toString();
     }
 
     public static String u64(long v) {

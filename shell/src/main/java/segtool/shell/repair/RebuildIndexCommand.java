@@ -66,7 +66,19 @@ public final class RebuildIndexCommand implements Callable<Integer> {
             err.flush();
             return code;
         }
-        RepairCli.warnMode(in, verdict.commandLineDurable() != null, err);
+        repair.noteDryRun(err);
+        boolean given = verdict.commandLineDurable() != null;
+        boolean text = !output.json && !output.quiet();
+        String name = targets.segment() == null ? RepairCommand.name(partition, target)
+                : target.getFileName().toString();
+        // the mode and its warning come before the plan and before any question
+        if (text) {
+            out.println(name + ": " + in.durability().text());
+            RepairCli.warnMode(in, given, out, "  WARNING: ");
+            out.flush();
+        } else {
+            RepairCli.warnMode(in, given, err, "segtool: WARNING: " + in.partition().directory() + ": ");
+        }
         Repairer repairer = RepairCli.repairer(verdict, in, RepairCli.confirm(repair));
         Repairer.Outcome o = repairer.rebuildIndex(in.partition(), targets.segment(), in.durability().durable(),
                 repair.apply, repair.force);
@@ -78,9 +90,7 @@ public final class RebuildIndexCommand implements Callable<Integer> {
             RepairCli.sources(report, List.of(in));
             out.println(ScanJson.mapper().writeValueAsString(report));
         } else {
-            out.println(in.durability().text());
-            RepairText.outcome(out, o, targets.segment() == null ? RepairCommand.name(partition)
-                    : target.getFileName().toString(), output.quiet);
+            RepairText.outcome(out, o, name, output.quiet());
         }
         out.flush();
         return exit;

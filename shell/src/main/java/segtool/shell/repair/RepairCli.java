@@ -52,7 +52,7 @@ final class RepairCli {
             out.set(0, out.get(0).withPartitionId(verdict.partitionId));
         }
         for (PartitionPath p : out) {
-            if (p.partitionId() < 0) {
+            if (verdict.partitionId == null && !p.hasPartitionId()) {
                 throw new CommandLine.ParameterException(spec.commandLine(), p.directory()
                         + ": the directory name is not a partition id; pass --partition-id N");
             }
@@ -139,17 +139,21 @@ final class RepairCli {
     }
 
     /**
-     * A loud note when a partition is repaired with a durability nothing on disk gave (no metadata and no
-     * --durability): the mode changes what the repair does, and the wrong one can hide durable data loss.
+     * A loud warning when a partition is repaired with a durability nothing on disk gave (no metadata and no
+     * --durability): the mode changes what the repair does, and the wrong one can hide durable data loss. Printed
+     * before the plan and before the question, in the dry run as with --apply.
      */
-    static void warnMode(PartitionInputs in, boolean commandLineGiven, PrintWriter err) {
+    static void warnMode(PartitionInputs in, boolean commandLineGiven, PrintWriter w, String prefix) {
         if (in.durability().source() == DurabilitySource.COMMAND_LINE && !commandLineGiven) {
-            err.println("segtool: note: " + in.partition().directory() + ": repairing with "
-                    + in.durability().text() + "; no metadata/ says the topic's durability, so if the topic is "
-                    + "persisted pass --durability=persisted, or the repair can hide durable data loss (the "
-                    + "quarantine keeps every removed byte either way)");
+            w.println(prefix + HIDDEN_LOSS);
+            w.flush();
         }
     }
+
+    /** The warning {@link #warnMode} prints. */
+    static final String HIDDEN_LOSS = "no metadata/ says this topic's durability, so the repair uses the default, "
+            + "replicated; if the topic is persisted, pass --durability=persisted, or this repair can hide durable "
+            + "data loss (the quarantine keeps every removed byte either way)";
 
     static void warnForce(List<Repairer.Outcome> outcomes, PrintWriter err) {
         for (Repairer.Outcome o : outcomes) {

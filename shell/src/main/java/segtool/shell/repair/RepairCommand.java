@@ -65,8 +65,10 @@ public final class RepairCommand implements Callable<Integer> {
         List<PartitionPath> partitions = RepairCli.partitions(spec, targets, verdict);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        repair.noteDryRun(err);
         Confirm confirm = RepairCli.confirm(repair);
         boolean given = verdict.commandLineDurable() != null;
+        boolean text = !output.json && !output.silent();
         List<Repairer.Outcome> outcomes = new ArrayList<>();
         List<PartitionInputs> judged = new ArrayList<>();
         int skipped = ExitCode.CLEAN;
@@ -75,7 +77,14 @@ public final class RepairCommand implements Callable<Integer> {
                 skipped = ExitCode.combine(skipped, RepairCli.notRepaired(in, err));
                 continue;
             }
-            RepairCli.warnMode(in, given, err);
+            // the mode and its warning come before the plan and before any question: they change what is planned
+            if (text && !output.quiet()) {
+                out.println(name(in.partition(), target) + ": " + in.durability().text());
+                RepairCli.warnMode(in, given, out, "  WARNING: ");
+                out.flush();
+            } else {
+                RepairCli.warnMode(in, given, err, "segtool: WARNING: " + in.partition().directory() + ": ");
+            }
             outcomes.add(RepairCli.repairer(verdict, in, confirm).repair(in.partition(), in.durability().durable(),
                     repair.apply, repair.force));
             judged.add(in);
@@ -87,16 +96,13 @@ public final class RepairCommand implements Callable<Integer> {
                     repair.apply, outcomes, exit);
             RepairCli.sources(report, judged);
             out.println(ScanJson.mapper().writeValueAsString(report));
-        } else {
+        } else if (text) {
             for (int i = 0; i < outcomes.size(); i++) {
                 Repairer.Outcome o = outcomes.get(i);
-                if (!output.quiet || o.exitCode() != 0 || partitions.size() == 1) {
-                    out.println(judged.get(i).durability().text());
-                    RepairText.outcome(out, o, name(o.partition()), output.quiet);
-                    if (o.status() == Repairer.Status.REFUSED && !output.quiet) {
-                        segtool.shell.render.LossText.print(out, segtool.analyzers.salvage.AtStake.survey(o.before(),
-                                verdict.maxMessageSizeUpper + 256), o.before(), "  ", 0);
-                    }
+                RepairText.outcome(out, o, name(o.partition(), target), output.quiet());
+                if (o.status() == Repairer.Status.REFUSED && !output.quiet()) {
+                    segtool.shell.render.LossText.print(out, segtool.analyzers.salvage.AtStake.survey(o.before(),
+                            verdict.maxMessageSizeUpper + 256), o.before(), "  ", 0);
                 }
             }
             if (partitions.isEmpty()) {
@@ -107,9 +113,8 @@ public final class RepairCommand implements Callable<Integer> {
         return exit;
     }
 
-    static String name(PartitionPath p) {
-        return p.isCanonical() ? "s" + p.streamId() + "/t" + p.topicId() + "/p" + p.partitionId()
-                : p.directory().toString();
+    static String name(PartitionPath p, Path base) {
+        return Verdicts.name(p, base);
     }
 
     static String summary(Repairer.Outcome o) {

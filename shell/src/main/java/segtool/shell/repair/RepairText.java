@@ -18,6 +18,11 @@ final class RepairText {
     static void outcome(PrintWriter out, Repairer.Outcome o, String name, boolean quiet) {
         out.println(name + ": " + headline(o));
         if (quiet) {
+            // the quarantine is the only handle for undo: -q keeps it
+            if (o.status() == Repairer.Status.APPLIED && o.quarantine() != null) {
+                out.println("  quarantine: " + o.quarantine() + "; undo with: segtool restore " + o.quarantine()
+                        + " --apply");
+            }
             return;
         }
         for (var q : o.resumed()) {

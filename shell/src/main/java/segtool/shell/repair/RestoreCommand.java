@@ -46,6 +46,7 @@ public final class RestoreCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        repair.noteDryRun(spec.commandLine().getErr());
         Repairer repairer = RepairCli.repairer(RecoveryEngine.MAX_MESSAGE_SIZE_UPPER_BYTES, plan -> true);
         Repairer.RestoreOutcome o = repairer.restore(quarantine, false, repair.force);
         if (repair.apply && o.error() == null && o.result().conflicts().isEmpty()
@@ -103,7 +104,7 @@ public final class RestoreCommand implements Callable<Integer> {
         }
         out.println(head + (o.result().applied() ? ": restored " + o.partition() + ":"
                 : ": would restore " + o.partition() + " (dry run; --apply to do it):"));
-        if (!output.quiet) {
+        if (!output.quiet()) {
             RepairText.restore(out, o.result().actions());
         }
     }
