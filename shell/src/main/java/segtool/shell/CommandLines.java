@@ -18,9 +18,33 @@ public final class CommandLines {
     private CommandLines() {
     }
 
-    /** The one-shot command tree, with a session of its own (nothing open, no terminal). */
+    /** The one-shot command tree, every subcommand in it, with a session of its own (nothing open, no terminal). */
     public static CommandLine oneShot() {
         return create(ShellSession.oneShot(), CommandLine.defaultFactory(), false);
+    }
+
+    /**
+     * The one-shot tree for running {@code args}: only the subcommands it can reach ({@link #reachable}), so that a
+     * short command does not pay for building the model of all the others. Its output is the full tree's.
+     */
+    public static CommandLine oneShot(String[] args) {
+        return create(ShellSession.oneShot(), CommandLine.defaultFactory(), false, reachable(args));
+    }
+
+    /**
+     * The subcommands a one-shot {@code args} can reach: none for {@code --version}; the one named first, when it names
+     * one that does not read the tree itself; otherwise (usage, {@code help}, completion, a mistyped name, which gets
+     * suggestions) all of them.
+     */
+    static String[] reachable(String[] args) {
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            return new String[0];
+        }
+        if (args.length > 0 && !args[0].equals("help") && !args[0].equals("generate-completion")
+                && Segtool.subcommand(args[0]) != null) {
+            return new String[] {args[0]};
+        }
+        return Segtool.NAMES;
     }
 
     /**
@@ -28,10 +52,18 @@ public final class CommandLines {
      * exit/quit) and drops the ones that make no sense inside it ({@code shell}, {@code generate-completion}).
      */
     public static CommandLine create(ShellSession session, CommandLine.IFactory factory, boolean interactive) {
+        return create(session, factory, interactive, Segtool.NAMES);
+    }
+
+    private static CommandLine create(ShellSession session, CommandLine.IFactory factory, boolean interactive,
+            String[] subcommands) {
         CommandLine cmd = new CommandLine(new Segtool(session), factory);
+        for (String name : subcommands) {
+            if (!interactive || !name.equals("shell") && !name.equals("generate-completion")) {
+                cmd.addSubcommand(name, new CommandLine(Segtool.subcommand(name), factory));
+            }
+        }
         if (interactive) {
-            cmd.getCommandSpec().removeSubcommand("shell");
-            cmd.getCommandSpec().removeSubcommand("generate-completion");
             ReplCommands.addTo(cmd, factory);
         }
         cmd.setExitCodeExceptionMapper(t -> t instanceof CommandLine.ParameterException ? ExitCodes.USAGE

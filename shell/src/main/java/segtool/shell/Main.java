@@ -10,7 +10,7 @@ public final class Main {
     public static void main(String[] args) throws Exception {
         Warmup.start(args);
         int code = args.length == 0 && System.console() != null ? Repl.runOnSystemTerminal(null)
-                : CommandLines.oneShot().execute(args);
+                : CommandLines.oneShot(args).execute(args);
         System.exit(code);
     }
 }

@@ -4,7 +4,10 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 
-/** Runs segtool black-box through {@link CommandLines#oneShot()}, capturing stdout, stderr and the exit code. */
+/**
+ * Runs segtool black-box through the tree {@link Main} builds ({@link CommandLines#oneShot(String[])}: only the
+ * subcommand invoked), capturing stdout, stderr and the exit code.
+ */
 final class Cli {
     record Result(int exit, String out, String err) {
         /** Output with {@code root} (a temp dir) replaced by {@code <root>}, for golden files. */
@@ -28,7 +31,7 @@ final class Cli {
         }
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        var cmd = CommandLines.oneShot();
+        var cmd = CommandLines.oneShot(a);
         cmd.setOut(new PrintWriter(out, true));
         cmd.setErr(new PrintWriter(err, true));
         int exit = cmd.execute(a);

@@ -61,6 +61,6 @@ class ShellImportsTest {
         String main = Files.readString(MAIN.resolve("segtool/shell/Main.java"), StandardCharsets.UTF_8);
         String repl = Files.readString(MAIN.resolve("segtool/shell/repl/Repl.java"), StandardCharsets.UTF_8);
         assertTrue(!repl.contains("segtool.shell.Main") && !repl.matches("(?s).*\\bMain\\.\\w+\\(.*"), "Repl uses Main");
-        assertTrue(main.contains("CommandLines.oneShot()"), "Main runs the factory's one-shot tree");
+        assertTrue(main.contains("CommandLines.oneShot(args)"), "Main runs the factory's one-shot tree");
     }
 }
