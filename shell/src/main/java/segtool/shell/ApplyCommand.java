@@ -19,6 +19,7 @@ import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.repair.Applier;
 import segtool.analyzers.repair.ServerGuard;
 import segtool.analyzers.repair.StepHook;
+import segtool.analyzers.inputs.InputsResolver;
 import segtool.analyzers.replica.PlanApply;
 import segtool.analyzers.replica.PlanFile;
 import segtool.analyzers.report.ScanJson;
@@ -96,8 +97,9 @@ public final class ApplyCommand implements Callable<Integer> {
         PlanApply runner = new PlanApply(new ServerGuard()::check, new Applier(StepHook.NONE, Version.current()),
                 verdict.engineOptions());
         List<PlanApply.Outcome> outcomes = new ArrayList<>();
+        InputsResolver inputs = CompareCommand.resolver(spec, verdict);
         for (PlanFile.Entry e : mine) {
-            outcomes.add(runner.run(e, donorDir, verdict.durable(), apply, force));
+            outcomes.add(runner.run(e, donorDir, inputs, apply, force));
         }
         int exit = ExitCode.CLEAN;
         for (PlanApply.Outcome o : outcomes) {

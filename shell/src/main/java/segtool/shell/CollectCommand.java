@@ -18,7 +18,7 @@ import segtool.analyzers.replica.Collector;
 import segtool.analyzers.replica.ManifestJson;
 import segtool.analyzers.replica.Throttle;
 import segtool.analyzers.report.ScanJson;
-import segtool.formats.naming.PartitionPath;
+import segtool.analyzers.inputs.PartitionInputs;
 import segtool.shell.options.OutputOptions;
 import segtool.shell.options.VerdictOptions;
 
@@ -70,17 +70,17 @@ public final class CollectCommand implements Callable<Integer>, PlainCommand {
 
     @Override
     public Integer call() throws Exception {
-        List<PartitionPath> partitions = CompareCommand.partitions(spec, path, verdict);
+        List<PartitionInputs> partitions = CompareCommand.resolver(spec, verdict)
+                .resolve(CompareCommand.partitions(spec, path, verdict));
         String name = node != null ? node : hostName();
-        Collector.Durability durability = CompareCommand.durability(spec, verdict);
         Collector collector = new Collector(verdict.engineOptions(), CompareCommand.concurrency(spec, maxConcurrency),
                 new Throttle(maxReadRate));
         long[] logBytes = {0};
         long started = System.nanoTime();
         long written;
         try (ManifestJson.Writer w = new ManifestJson.Writer(out, name, path, Instant.now().toString(),
-                Version.current(), durability.durable(), durability.source())) {
-            collector.collect(name, partitions, durability, m -> {
+                Version.current(), verdict.inputs().durable())) {
+            collector.collect(name, partitions, m -> {
                 m.segments().forEach(s -> logBytes[0] += s.logLength());
                 w.write(m);
             });

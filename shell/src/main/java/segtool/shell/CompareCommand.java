@@ -20,6 +20,8 @@ import segtool.analyzers.replica.ReplicaJson;
 import segtool.analyzers.replica.Throttle;
 import segtool.analyzers.report.ScanJson;
 import segtool.analyzers.layout.Targets;
+import segtool.analyzers.inputs.InputsResolver;
+import segtool.analyzers.inputs.PartitionInputs;
 import segtool.formats.naming.PartitionPath;
 import segtool.shell.options.OutputOptions;
 import segtool.shell.options.VerdictOptions;
@@ -42,7 +44,7 @@ import segtool.shell.options.VerdictOptions;
             "130:cancelled (Ctrl-C)"},
         footer = {"%nExamples:",
             "  segtool compare node1/local_data node2/local_data node3-dump.tar.lz4",
-            "  segtool compare --json --enforce-fsync A/streams/1/topics/1/partitions/1 B/.../partitions/1"})
+            "  segtool compare --json --durability=persisted A/streams/1/topics/1/partitions/1 B/.../partitions/1"})
 public final class CompareCommand implements Callable<Integer> {
     @Parameters(paramLabel = "PATH", arity = "2..*",
             description = "One per replica: data directory, partition directory or crash dump.")
@@ -63,7 +65,7 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Collector.Durability durability = durability(spec, verdict);
+        InputsResolver resolver = resolver(spec, verdict);
         Collector collector = new Collector(verdict.engineOptions(), concurrency(spec, maxConcurrency),
                 Throttle.NONE);
         List<ReplicaComparison.Replica> replicas = new ArrayList<>();
@@ -74,8 +76,8 @@ public final class CompareCommand implements Callable<Integer> {
                 for (int i = 2; !names.add(name); i++) {
                     name = p + "#" + i;
                 }
-                List<PartitionPath> partitions = partitions(spec, p, verdict);
-                replicas.add(new ReplicaComparison.Replica(name, collector.collect(name, partitions, durability)));
+                List<PartitionInputs> partitions = resolver.resolve(partitions(spec, p, verdict));
+                replicas.add(new ReplicaComparison.Replica(name, collector.collect(name, partitions)));
             }
         } catch (InterruptedException e) {
             throw new Cancelled();
@@ -115,12 +117,21 @@ public final class CompareCommand implements Callable<Integer> {
         return asked;
     }
 
-    /** The topic's enforce_fsync as given, and where it came from. */
-    static Collector.Durability durability(CommandSpec spec, VerdictOptions verdict) {
-        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
-        boolean given = parsed != null && (parsed.hasMatchedOption("--enforce-fsync")
-                || parsed.hasMatchedOption("--durability"));
-        return new Collector.Durability(verdict.durable(), given ? "option" : "default");
+    /**
+     * Each partition is judged with the inputs its own data directory holds (the topic's durability, the frontier's
+     * checkpoint, the identity), the command line's where there is no metadata, as scan does.
+     */
+    static InputsResolver resolver(CommandSpec spec, VerdictOptions verdict) {
+        try {
+            InputsResolver r = new InputsResolver(verdict.inputs());
+            if (verdict.aliasNote() != null) {
+                spec.commandLine().getErr().println("segtool: note: " + verdict.aliasNote());
+                spec.commandLine().getErr().flush();
+            }
+            return r;
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 
     /** The partitions PATH names (a crash dump is extracted first), checked to have partition ids. */

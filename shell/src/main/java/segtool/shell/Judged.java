@@ -108,12 +108,8 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
             int code;
             if (in.judgeable()) {
                 code = ExitCode.of(reports.get(i), segment == null ? null : s -> s == segment);
-            } else if (in.refusal() == PartitionInputs.Refusal.CONTRADICTS_METADATA) {
-                code = ExitCode.USAGE;
-            } else if (in.refusal() == PartitionInputs.Refusal.UNDECIDED) {
-                code = ExitCode.IO_ERROR;
             } else {
-                code = ExitCode.REFUSED;
+                code = ExitCode.of(in.refusal());
             }
             worst = ExitCode.combine(worst, code);
         }

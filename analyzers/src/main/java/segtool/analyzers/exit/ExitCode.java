@@ -125,6 +125,21 @@ public final class ExitCode {
     }
 
     /**
+     * A partition that gets no verdict because of its inputs: 2 when the server itself refuses it (or the node), 64
+     * when the command line contradicts the metadata, 3 when segtool cannot decide its inputs.
+     */
+    public static int of(segtool.analyzers.inputs.PartitionInputs.Refusal r) {
+        switch (r) {
+            case CONTRADICTS_METADATA:
+                return USAGE;
+            case UNDECIDED:
+                return IO_ERROR;
+            default:
+                return REFUSED;
+        }
+    }
+
+    /**
      * One repair or rebuild-index outcome: 0 clean or repaired (the next boot finds nothing to do; for
      * rebuild-index, nothing for the rebuilt segments), 1 changes pending, 2 refused or not rebuildable, 3 I/O
      * error, 4 in use.

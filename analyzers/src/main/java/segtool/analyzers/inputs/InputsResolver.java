@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import segtool.analyzers.recovery.Checkpoint;
 import segtool.formats.metadata.CreatedRevision;
+import segtool.formats.metadata.PurgeGen;
 import segtool.formats.naming.PartitionPath;
 
 /**
@@ -59,16 +60,71 @@ public final class InputsResolver {
     }
 
     public PartitionInputs resolve(PartitionPath p) {
+        Identity identity;
         try {
-            return resolveOrThrow(p);
+            identity = identity(p);
+        } catch (IOException e) {
+            identity = Identity.UNKNOWN;
+        }
+        try {
+            PartitionInputs in = resolveOrThrow(p);
+            return new PartitionInputs(in.partition(), in.durability(), in.wal(), in.notes(), in.refusal(),
+                    in.refusalLine(), identity);
         } catch (IOException e) {
             return new PartitionInputs(p, null, null, List.of(), PartitionInputs.Refusal.UNDECIDED,
-                    p.directory() + ": cannot read the inputs: " + e);
+                    p.directory() + ": cannot read the inputs: " + e, identity);
         }
     }
 
     private PartitionInputs refuse(PartitionPath p, List<String> notes, PartitionInputs.Refusal r, String line) {
-        return new PartitionInputs(p, null, null, notes, r, line);
+        return new PartitionInputs(p, null, null, notes, r, line, null);
+    }
+
+    /**
+     * The partition's incarnation: {@code created_revision} and {@code purge_generation} from the node's metadata
+     * when it was read and lists the partition (the generation is not known once a replayed PurgeStream, whose body
+     * is unspecified, may have bumped it), else from the directory's {@code created.revision} and {@code purge.gen}
+     * (whose second value must name the same revision).
+     */
+    public Identity identity(PartitionPath p) throws IOException {
+        Path dataDir = dataDirOf(p);
+        NodeMetadata node = dataDir == null ? null : node(dataDir);
+        Long rev = null;
+        Long gen = null;
+        String revFrom = null;
+        String genFrom = null;
+        if (node != null && node.kind == NodeMetadata.Kind.RESOLVED) {
+            TopicState t = node.topic(p.streamId(), p.topicId());
+            if (t != null && t.partitions.containsKey(p.partitionId())) {
+                rev = t.partitions.get(p.partitionId());
+                revFrom = "metadata";
+                if (!node.purgeGenerationsUnknown && t.purgeGenerations.containsKey(p.partitionId())) {
+                    gen = t.purgeGenerations.get(p.partitionId());
+                    genFrom = "metadata";
+                }
+            }
+        }
+        if (rev == null) {
+            CreatedRevision.Value recorded = CreatedRevision.read(p.directory());
+            if (recorded.valid()) {
+                rev = recorded.revision();
+                revFrom = CreatedRevision.FILE;
+            }
+        }
+        if (gen == null) {
+            PurgeGen.Value pg = PurgeGen.read(p.directory());
+            if (pg.valid() && (rev == null || pg.createdRevision() == rev)) {
+                gen = pg.applied();
+                genFrom = PurgeGen.FILE;
+            }
+        }
+        if (rev == null && gen == null) {
+            return Identity.UNKNOWN;
+        }
+        String from = revFrom == null ? genFrom + " (created_revision unknown)"
+                : genFrom == null ? revFrom + " (purge_generation unknown)"
+                : revFrom.equals(genFrom) ? revFrom : revFrom + " + " + genFrom;
+        return new Identity(rev, gen, from);
     }
 
     private PartitionInputs resolveOrThrow(PartitionPath p) throws IOException {
@@ -155,6 +211,6 @@ public final class InputsResolver {
             }
         }
         notes.addAll(w.notes());
-        return new PartitionInputs(p, durability, w, notes, null, null);
+        return new PartitionInputs(p, durability, w, notes, null, null, null);
     }
 }

@@ -49,6 +49,8 @@ public final class NodeMetadata {
     public Snapshot snapshot;
     public long replayedOps;
     public long revision;
+    /** True once a replayed PurgeStream (body unspecified) may have bumped purge generations segtool cannot see. */
+    public boolean purgeGenerationsUnknown;
 
     private final Map<Long, String> streams = new TreeMap<>(Long::compareUnsigned);
 
@@ -167,6 +169,7 @@ public final class NodeMetadata {
                 ts.put(t.options());
                 for (Snapshot.Partition p : t.partitions()) {
                     ts.partitions.put(p.id(), p.createdRevision());
+                    ts.purgeGenerations.put(p.id(), p.purgeGeneration());
                 }
                 topics.put(List.of(st.key(), t.key()), ts);
             }
@@ -292,6 +295,7 @@ public final class NodeMetadata {
                     revision++;
                     for (JournalBodies.Assignment a : c.assignments()) {
                         t.partitions.put(a.partitionId(), revision);
+                        t.purgeGenerations.put(a.partitionId(), 0L);
                     }
                     topics.put(List.of(s, key), t);
                     break;
@@ -326,6 +330,7 @@ public final class NodeMetadata {
                         revision++;
                         for (JournalBodies.Assignment a : c.assignments()) {
                             t.partitions.put(a.partitionId(), revision);
+                            t.purgeGenerations.put(a.partitionId(), 0L);
                         }
                     }
                     break;
@@ -335,7 +340,9 @@ public final class NodeMetadata {
                     TopicState t = topic(d.stream(), d.topic());
                     if (t != null) {
                         for (long i = 0; i < d.count() && !t.partitions.isEmpty(); i++) {
-                            t.partitions.remove(((TreeMap<Long, Long>) t.partitions).lastKey());
+                            Long last = ((TreeMap<Long, Long>) t.partitions).lastKey();
+                            t.partitions.remove(last);
+                            t.purgeGenerations.remove(last);
                         }
                         revision++;
                     }
@@ -346,12 +353,18 @@ public final class NodeMetadata {
                     TopicState t = topic(ref.stream(), ref.topic());
                     if (t != null && !t.partitions.isEmpty()) {
                         revision++;
+                        t.purgeGenerations.replaceAll((id, g) -> g + 1);
                     }
                     break;
                 }
+                case JournalEntry.PURGE_STREAM:
+                    // the body is not specified, so which stream's partitions were bumped is not known
+                    purgeGenerationsUnknown = true;
+                    revision++;
+                    break;
                 default:
-                    // TruncatePartition and PurgeStream bump the revision when they apply; their bodies are not
-                    // specified, so they count as applied.
+                    // TruncatePartition bumps the revision when it applies; its body is not specified, so it
+                    // counts as applied.
                     revision++;
             }
         } catch (JournalBodies.Malformed m) {

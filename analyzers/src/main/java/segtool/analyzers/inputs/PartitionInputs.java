@@ -7,10 +7,10 @@ import segtool.formats.naming.PartitionPath;
  * The inputs one partition is judged with: {@code D} and the WAL checkpoint with their sources, notes to print on
  * its verdict, or, instead of a verdict, a refusal: the server's own (it will not start the node, or refuses or
  * skips this partition before segment recovery) or segtool's (a case METADATA 8 leaves open, or a command-line value
- * that contradicts the metadata).
+ * that contradicts the metadata). The partition's {@link Identity} across replicas is given either way.
  */
 public record PartitionInputs(PartitionPath partition, Durability durability, WalInputs wal, List<String> notes,
-                              Refusal refusal, String refusalLine) {
+                              Refusal refusal, String refusalLine, Identity identity) {
     public enum Refusal {
         /** The server does not start the node (enforce_fsync = true, unreadable metadata). */
         SERVER_REFUSES_NODE,

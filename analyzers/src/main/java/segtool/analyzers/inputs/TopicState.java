@@ -9,7 +9,7 @@ import segtool.formats.metadata.TopicOption;
 
 /**
  * A topic as metadata recovery leaves it: its slab key, name, stored option map, partitions (id to
- * {@code created_revision}), and where its {@code durability} entry was last written ({@code snapshot} or
+ * {@code created_revision}) and their purge generations, and where its {@code durability} entry was last written ({@code snapshot} or
  * {@code journal}).
  */
 public final class TopicState {
@@ -19,6 +19,8 @@ public final class TopicState {
     /** Key text to entry; a later entry for the same key replaces the earlier one. */
     public final Map<String, TopicOption> options = new TreeMap<>();
     public final Map<Long, Long> partitions = new TreeMap<>();
+    /** Partition id to {@code purge_generation} (METADATA 2.6), as the snapshot holds it and PurgeTopic bumps it. */
+    public final Map<Long, Long> purgeGenerations = new TreeMap<>();
     public DurabilitySource optionsFrom;
 
     TopicState(long streamKey, long key, String name, DurabilitySource from) {

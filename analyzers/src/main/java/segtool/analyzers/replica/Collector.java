@@ -11,6 +11,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import segtool.analyzers.archive.FileXxh3;
+import segtool.analyzers.exit.ExitCode;
+import segtool.analyzers.inputs.Identity;
+import segtool.analyzers.inputs.PartitionInputs;
+import segtool.analyzers.recovery.Checkpoint;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.recovery.RecoveryOptions;
@@ -27,10 +31,6 @@ import segtool.formats.naming.SegmentFiles;
  * {@link Throttle}, the engine's included. Memory per partition is the windows plus one {@link Batches} per segment.
  */
 public final class Collector {
-    /** How durability was decided for a run: the value and where it came from. */
-    public record Durability(boolean durable, String source) {
-    }
-
     /** Receives each partition's manifest, in the order asked for. */
     public interface Sink {
         void accept(PartitionManifest m) throws IOException;
@@ -46,15 +46,18 @@ public final class Collector {
         this.throttle = throttle;
     }
 
-    /** All partitions, in order, handed to {@code sink} as each is done. */
-    public void collect(String node, List<PartitionPath> partitions, Durability durability, Sink sink)
+    /**
+     * All partitions, in order, handed to {@code sink} as each is done; each judged with its own inputs (durability,
+     * checkpoint and identity, from {@link segtool.analyzers.inputs.InputsResolver}).
+     */
+    public void collect(String node, List<PartitionInputs> partitions, Sink sink)
             throws IOException, InterruptedException {
         if (concurrency == 1 || partitions.size() <= 1) {
-            for (PartitionPath p : partitions) {
+            for (PartitionInputs p : partitions) {
                 if (Thread.interrupted()) {
                     throw new InterruptedException();
                 }
-                sink.accept(collect(node, p, durability, concurrency));
+                sink.accept(collect(node, p, concurrency));
             }
             return;
         }
@@ -65,8 +68,8 @@ public final class Collector {
         });
         try {
             List<Future<PartitionManifest>> futures = new ArrayList<>();
-            for (PartitionPath p : partitions) {
-                futures.add(pool.submit(() -> collect(node, p, durability, 1)));
+            for (PartitionInputs p : partitions) {
+                futures.add(pool.submit(() -> collect(node, p, 1)));
             }
             for (Future<PartitionManifest> f : futures) {
                 try {
@@ -84,29 +87,53 @@ public final class Collector {
     }
 
     /** All partitions in memory (compare on directories). */
-    public List<PartitionManifest> collect(String node, List<PartitionPath> partitions, Durability durability)
+    public List<PartitionManifest> collect(String node, List<PartitionInputs> partitions)
             throws IOException, InterruptedException {
         List<PartitionManifest> out = new ArrayList<>();
-        collect(node, partitions, durability, out::add);
+        collect(node, partitions, out::add);
         return out;
     }
 
-    private PartitionManifest collect(String node, PartitionPath p, Durability durability, int verifyThreads)
-            throws IOException {
-        RecoveryEngine engine = new RecoveryEngine(options.withThreads(verifyThreads).withProgress(throttle::take));
-        PartitionReport report = engine.judge(p, durability.durable());
-        PartitionManifest.Verdict verdict = EngineView.verdict(report);
-        List<PartitionManifest.Segment> segments = new ArrayList<>();
-        for (SegmentReport s : report.segments()) {
-            segments.add(segment(s.start(), SegmentFiles.log(p.directory(), s.start()),
-                    SegmentFiles.index(p.directory(), s.start())));
+    /**
+     * One partition. When its inputs give no verdict (the server refuses the node or the partition, or segtool cannot
+     * decide them), the manifest says so as outcome {@code not_judged} with the reason and the exit code scan gives,
+     * and still lists the segments' digests and batches: the bytes are there to compare.
+     */
+    private PartitionManifest collect(String node, PartitionInputs in, int verifyThreads) throws IOException {
+        PartitionPath p = in.partition();
+        Identity id = in.identity() == null ? Identity.UNKNOWN : in.identity();
+        PartitionKey key = new PartitionKey(p.streamId(), p.topicId(), p.partitionId(), id.createdRevision(),
+                id.purgeGeneration());
+        String path = p.directory().toAbsolutePath().normalize().toString();
+        List<Long> starts = new ArrayList<>();
+        PartitionManifest.Verdict verdict;
+        List<String> warnings;
+        Checkpoint cp = null;
+        if (in.judgeable()) {
+            cp = in.wal().checkpoint();
+            RecoveryEngine engine = new RecoveryEngine(options.withThreads(verifyThreads).withCheckpoint(cp)
+                    .withProgress(throttle::take));
+            PartitionReport report = engine.judge(p, in.durability().durable());
+            verdict = EngineView.verdict(report);
+            report.segments().forEach(s -> starts.add(s.start()));
+            warnings = new ArrayList<>(report.warnings());
+        } else {
+            verdict = new PartitionManifest.Verdict(PartitionManifest.NOT_JUDGED, ExitCode.of(in.refusal()), null,
+                    null, null, in.refusalLine(), PartitionManifest.Chain.EMPTY);
+            starts.addAll(logStarts(p.directory()));
+            warnings = new ArrayList<>();
         }
-        var cp = options.checkpoint();
-        return new PartitionManifest(node, PartitionKey.ofPath(p.streamId(), p.topicId(), p.partitionId()),
-                p.directory().toAbsolutePath().normalize().toString(), durability.durable(), durability.source(),
-                verdict, List.copyOf(segments),
+        in.notes().forEach(n -> warnings.add("note: " + n));
+        List<PartitionManifest.Segment> segments = new ArrayList<>();
+        for (long start : starts) {
+            segments.add(segment(start, SegmentFiles.log(p.directory(), start),
+                    SegmentFiles.index(p.directory(), start)));
+        }
+        boolean durable = in.judgeable() && in.durability().durable();
+        String source = in.judgeable() ? in.durability().source().json() : null;
+        return new PartitionManifest(node, key, path, durable, source, verdict, List.copyOf(segments),
                 cp == null ? null : new PartitionManifest.Checkpoint(cp.startOffset(), cp.length(), cp.nextOffset()),
-                anchors(p.directory()), List.copyOf(report.warnings()));
+                anchors(p.directory()), List.copyOf(warnings));
     }
 
     private PartitionManifest.Segment segment(long start, Path log, Path index) throws IOException {
@@ -144,6 +171,23 @@ public final class Collector {
             throw new IOException(log + ": cannot read file: " + reason(e), e);
         }
         return new PartitionManifest.Segment(start, length, digest, indexLength, batches, walkEnd, stop);
+    }
+
+    /** The start offsets of the canonically named {@code .log} files in {@code dir}, ascending. */
+    private static List<Long> logStarts(Path dir) throws IOException {
+        List<Long> out = new ArrayList<>();
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "*" + SegmentFiles.LOG)) {
+            for (Path f : s) {
+                Long start = SegmentFiles.startOffsetOf(SegmentFiles.stemOf(f.getFileName().toString()));
+                if (start != null) {
+                    out.add(start);
+                }
+            }
+        } catch (IOException e) {
+            throw new IOException(dir + ": cannot list the directory: " + reason(e), e);
+        }
+        out.sort(Long::compareUnsigned);
+        return out;
     }
 
     private static List<PartitionManifest.Anchor> anchors(Path dir) throws IOException {

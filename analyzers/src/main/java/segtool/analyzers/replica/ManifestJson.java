@@ -34,8 +34,8 @@ public final class ManifestJson {
     private static final JsonFactory JSON = new JsonFactory();
 
     /** The header line's facts and every partition of one node. */
-    public record NodeManifest(String node, String root, String created, String version, boolean durable,
-                               String durabilitySource, List<PartitionManifest> partitions) {
+    public record NodeManifest(String node, String root, String created, String version, Boolean commandLineDurable,
+                               List<PartitionManifest> partitions) {
     }
 
     /** A manifest that is not one: one line naming the file, the line, and what is wrong. */
@@ -58,8 +58,9 @@ public final class ManifestJson {
         private long bytesOut;
         private boolean done;
 
-        public Writer(Path out, String node, String root, String created, String version, boolean durable,
-                      String durabilitySource) throws IOException {
+        /** {@code commandLineDurable}: what {@code --durability} said, null when it was not given. */
+        public Writer(Path out, String node, String root, String created, String version, Boolean commandLineDurable)
+                throws IOException {
             this.out = out;
             Path parent = out.toAbsolutePath().getParent();
             this.tmp = parent.resolve("." + out.getFileName() + ".segtool-tmp");
@@ -73,8 +74,11 @@ public final class ManifestJson {
             g.writeStringField("node", node);
             g.writeStringField("root", root);
             g.writeStringField("created", created);
-            g.writeBooleanField("enforce_fsync", durable);
-            g.writeStringField("durability_source", durabilitySource);
+            if (commandLineDurable == null) {
+                g.writeNullField("command_line_durability");
+            } else {
+                g.writeStringField("command_line_durability", commandLineDurable ? "persisted" : "replicated");
+            }
             g.writeEndObject();
         }
 
@@ -127,8 +131,13 @@ public final class ManifestJson {
         nullableU64(g, "created_revision", m.key().createdRevision());
         nullableU64(g, "purge_generation", m.key().purgeGeneration());
         g.writeStringField("path", m.path());
-        g.writeBooleanField("enforce_fsync", m.durable());
+        if (m.durabilitySource() == null) {
+            g.writeNullField("durability");
+        } else {
+            g.writeStringField("durability", m.durable() ? "persisted" : "replicated");
+        }
         g.writeStringField("durability_source", m.durabilitySource());
+        g.writeBooleanField("enforce_fsync", m.durable()); // deprecated: the #3970 name of durability, until /2
         if (m.checkpoint() == null) {
             g.writeNullField("wal_checkpoint");
         } else {
@@ -293,8 +302,7 @@ public final class ManifestJson {
             String node = null;
             String root = null;
             String created = null;
-            boolean durable = false;
-            String source = null;
+            Boolean cliDurable = null;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String f = p.currentName();
                 p.nextToken();
@@ -304,8 +312,8 @@ public final class ManifestJson {
                     case "node" -> node = p.getValueAsString();
                     case "root" -> root = p.getValueAsString();
                     case "created" -> created = p.getValueAsString();
-                    case "enforce_fsync" -> durable = p.getBooleanValue();
-                    case "durability_source" -> source = p.getValueAsString();
+                    case "command_line_durability" -> cliDurable = p.currentToken() == JsonToken.VALUE_NULL ? null
+                            : "persisted".equals(p.getValueAsString());
                     default -> p.skipChildren();
                 }
             }
@@ -332,7 +340,7 @@ public final class ManifestJson {
                     if (p.nextToken() != null) {
                         throw bad("data after the trailer");
                     }
-                    return new NodeManifest(node, root, created, version, durable, source, List.copyOf(parts));
+                    return new NodeManifest(node, root, created, version, cliDurable, List.copyOf(parts));
                 }
             }
         }
@@ -347,6 +355,7 @@ public final class ManifestJson {
             Long gen = null;
             String path = null;
             boolean durable = false;
+            Boolean durability = null;
             String source = null;
             PartitionManifest.Checkpoint cp = null;
             PartitionManifest.Verdict verdict = null;
@@ -369,6 +378,8 @@ public final class ManifestJson {
                     case "purge_generation" -> gen = nullableU64();
                     case "path" -> path = p.getValueAsString();
                     case "enforce_fsync" -> durable = p.getBooleanValue();
+                    case "durability" -> durability = p.currentToken() == JsonToken.VALUE_NULL ? null
+                            : "persisted".equals(p.getValueAsString());
                     case "durability_source" -> source = p.getValueAsString();
                     case "wal_checkpoint" -> cp = checkpoint();
                     case "verdict" -> verdict = verdict();
@@ -391,6 +402,9 @@ public final class ManifestJson {
             }
             PartitionKey key = new PartitionKey(stream == null ? -1 : stream, topic == null ? -1 : topic, partition,
                     rev, gen);
+            if (durability != null) {
+                durable = durability;
+            }
             out.add(new PartitionManifest(node, key, path, durable, source, verdict, List.copyOf(segments), cp,
                     List.copyOf(anchors), List.copyOf(warnings)));
             return null;

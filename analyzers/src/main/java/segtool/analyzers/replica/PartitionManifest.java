@@ -8,14 +8,16 @@ import java.util.List;
  *
  * @param node       the replica's name (a host, or the PATH it was read from)
  * @param path       the partition directory on that node
- * @param durable    the {@code enforce_fsync} the verdict was reached under
- * @param durabilitySource where {@code durable} came from: {@code option} (--enforce-fsync), {@code default} (the
- *                   server default, false), or {@code metadata}
- * @param checkpoint the WAL checkpoint the verdict assumed, or null
+ * @param durable    the durable-mode flag {@code D} the verdict was reached under ({@code durability = persisted})
+ * @param durabilitySource where {@code durable} came from ({@code snapshot}, {@code journal}, {@code no durability
+ *                   key}, {@code command line}, as scan's {@code durability_source}); null when not judged
+ * @param checkpoint the WAL checkpoint the verdict assumed (the frontier's, or --wal-checkpoint), or null
  */
 public record PartitionManifest(String node, PartitionKey key, String path, boolean durable, String durabilitySource,
                                 Verdict verdict, List<Segment> segments, Checkpoint checkpoint,
                                 List<Anchor> anchors, List<String> warnings) {
+    /** The outcome of a partition whose inputs give no verdict (the reason is the verdict's {@code ioError}). */
+    public static final String NOT_JUDGED = "not_judged";
 
     /**
      * The engine's verdict, reduced to what replicas are compared by: outcome, its exit-code class, the refusal or
@@ -23,6 +25,10 @@ public record PartitionManifest(String node, PartitionKey key, String path, bool
      */
     public record Verdict(String outcome, int exitCode, String refusal, String refusalVariant, Long refusalSegment,
                           String ioError, Chain chain) {
+        /** False when there is no verdict to compare: an I/O error, or inputs that refuse one. */
+        public boolean judged() {
+            return ioError == null;
+        }
     }
 
     /**

@@ -13,6 +13,9 @@ import java.util.Map;
 import java.util.function.Function;
 import segtool.analyzers.archive.FileXxh3;
 import segtool.analyzers.exit.ExitCode;
+import segtool.analyzers.inputs.Identity;
+import segtool.analyzers.inputs.InputsResolver;
+import segtool.analyzers.inputs.PartitionInputs;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.recovery.RecoveryOptions;
@@ -75,8 +78,12 @@ public final class PlanApply {
         this.options = options;
     }
 
-    /** One entry of the plan (this node's): checked, and applied when {@code apply}. */
-    public Outcome run(PlanFile.Entry e, Path donorDir, boolean durable, boolean apply, boolean force) {
+    /**
+     * One entry of the plan (this node's): checked, and applied when {@code apply}. The local partition is judged
+     * with the inputs {@code inputs} resolves for it (its topic's durability, its frontier's checkpoint), and must
+     * still be the incarnation the plan names.
+     */
+    public Outcome run(PlanFile.Entry e, Path donorDir, InputsResolver inputs, boolean apply, boolean force) {
         Path dir = e.path() == null ? null : Path.of(e.path());
         List<String> details = new ArrayList<>();
         if (!"take".equals(e.action()) || e.transfers().isEmpty()) {
@@ -98,6 +105,22 @@ public final class PlanApply {
                     return new Outcome(e.key(), dir, "in_use", details, null, null);
                 }
             }
+            PartitionInputs local = inputs.resolve(partition);
+            if (!local.judgeable()) {
+                details.add(local.refusalLine());
+                return new Outcome(e.key(), dir, "refused", details, null, null);
+            }
+            Identity here = local.identity();
+            if (e.key().fromMetadata() && here != null && here.complete()
+                    && (!here.createdRevision().equals(e.key().createdRevision())
+                    || !here.purgeGeneration().equals(e.key().purgeGeneration()))) {
+                details.add(dir + ": this partition is incarnation created_revision " + U64.str(here.createdRevision())
+                        + ", purge_generation " + U64.str(here.purgeGeneration()) + " (from " + here.from()
+                        + "), the plan's is " + e.key().label() + ": the partition was recreated or purged after "
+                        + "collect; collect and plan again");
+                return new Outcome(e.key(), dir, "refused", details, null, null);
+            }
+            boolean durable = local.durability().durable();
             Path donor = donorPartition(donorDir, e.key());
             List<String> problems = preconditions(e, dir, donor);
             if (!problems.isEmpty()) {
@@ -127,7 +150,8 @@ public final class PlanApply {
                     }
                 });
             }
-            PartitionReport after = new RecoveryEngine(options).judge(partition, durable);
+            PartitionReport after = new RecoveryEngine(options.withCheckpoint(local.wal().checkpoint()))
+                    .judge(partition, durable);
             return new Outcome(e.key(), dir, "applied", details, EngineView.verdict(after), q.directory());
         } catch (PartitionLock.Held held) {
             details.add(held.getMessage());

@@ -177,7 +177,7 @@ public final class ReplicaComparison {
         PartitionManifest d = null;
         for (String n : names) {
             PartitionManifest m = members.get(n);
-            if (m == null || m.verdict().exitCode() == ExitCode.IO_ERROR) {
+            if (m == null || !m.verdict().judged()) {
                 continue;
             }
             if (d == null || better(m, d)) {
@@ -205,7 +205,7 @@ public final class ReplicaComparison {
         String firstDivergent = null;
         for (String n : names) {
             PartitionManifest m = members.get(n);
-            if (m != null && m.verdict().exitCode() == ExitCode.IO_ERROR) {
+            if (m != null && !m.verdict().judged()) {
                 ioError = true;
                 warnings.add(n + ": " + key.label() + " could not be judged (" + m.verdict().ioError() + ")");
             }
@@ -225,7 +225,7 @@ public final class ReplicaComparison {
             String action;
             if (n.equals(donor)) {
                 action = m.verdict().exitCode() == ExitCode.CLEAN ? "donor" : "donor-repair";
-            } else if (m.verdict().exitCode() == ExitCode.IO_ERROR) {
+            } else if (!m.verdict().judged()) {
                 action = "unknown";
             } else if (!transfers.isEmpty()) {
                 action = "take";

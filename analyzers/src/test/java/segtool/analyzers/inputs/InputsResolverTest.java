@@ -96,7 +96,7 @@ class InputsResolverTest {
         assertEquals(DurabilitySource.SNAPSHOT, resolve(n.partition(0, 0, 0, 1)).durability().source());
     }
 
-    private static byte[] solo(long checkpointOp, NodeDir n) throws Exception {
+    static byte[] solo(long checkpointOp, NodeDir n) throws Exception {
         SuperblockWriter s = new SuperblockWriter();
         s.checkpointOp = checkpointOp;
         s.checkpointChecksum = segtool.formats.metadata.SnapshotReader.read(n.metadata().resolve("snapshot.bin"))

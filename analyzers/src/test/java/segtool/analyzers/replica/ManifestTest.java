@@ -25,7 +25,7 @@ class ManifestTest {
         for (ReplicaComparison.Replica r : replicas) {
             Path file = root.resolve(r.name() + ext);
             try (ManifestJson.Writer w = new ManifestJson.Writer(file, r.name(), "/data/" + r.name(),
-                    "2026-12-01T12:00:00Z", "test", false, "option")) {
+                    "2026-12-01T12:00:00Z", "test", null)) {
                 for (PartitionManifest m : r.partitions()) {
                     w.write(m);
                 }

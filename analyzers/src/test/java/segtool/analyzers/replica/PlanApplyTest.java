@@ -10,6 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import segtool.analyzers.inputs.InputsResolver;
 import segtool.analyzers.recovery.RecoveryOptions;
 import segtool.analyzers.repair.Applier;
 import segtool.analyzers.repair.ServerGuard;
@@ -20,6 +21,9 @@ import segtool.samples.Damage;
 
 /** {@code apply --plan}: the damaged replica takes the donor's ranges and scans clean; a stale plan is refused. */
 class PlanApplyTest {
+    private static final InputsResolver LENIENT = new InputsResolver(new InputsResolver.CommandLine(false, false,
+            null));
+
     @TempDir
     Path root;
 
@@ -68,11 +72,11 @@ class PlanApplyTest {
         assertEquals("a", mine.get(0).donor());
         assertEquals(3, mine.get(0).transfers().size());
 
-        PlanApply.Outcome dry = applier().run(mine.get(0), root.resolve("a"), false, false, false);
+        PlanApply.Outcome dry = applier().run(mine.get(0), root.resolve("a"), LENIENT, false, false);
         assertEquals("planned", dry.status(), dry.details().toString());
         assertTrue(Files.notExists(b(2)), "a dry run changes nothing");
 
-        PlanApply.Outcome done = applier().run(mine.get(0), root.resolve("a"), false, true, false);
+        PlanApply.Outcome done = applier().run(mine.get(0), root.resolve("a"), LENIENT, true, false);
         assertEquals("applied", done.status(), done.details().toString());
         assertEquals(0, done.after().exitCode(), done.after().toString());
         assertEquals(0, done.exitCode());
@@ -91,7 +95,7 @@ class PlanApplyTest {
         PlanFile.Entry e = plan.of("b").get(0);
         Damage.flipByte(b(1), 10);
         byte[] before = Files.readAllBytes(b(1));
-        PlanApply.Outcome o = applier().run(e, root.resolve("a"), false, true, false);
+        PlanApply.Outcome o = applier().run(e, root.resolve("a"), LENIENT, true, false);
         assertEquals("refused", o.status());
         assertEquals(2, o.exitCode());
         assertEquals(1, o.details().size(), o.details().toString());
@@ -109,7 +113,7 @@ class PlanApplyTest {
         Files.delete(b(1));
         PlanFile plan = plan();
         Damage.flipByte(a(1), 5);
-        PlanApply.Outcome o = applier().run(plan.of("b").get(0), root.resolve("a"), false, true, false);
+        PlanApply.Outcome o = applier().run(plan.of("b").get(0), root.resolve("a"), LENIENT, true, false);
         assertEquals("refused", o.status());
         assertTrue(o.details().get(0).startsWith(a(1) + ": the donor's log changed"), o.details().toString());
         assertTrue(Files.notExists(b(1)));
@@ -122,9 +126,34 @@ class PlanApplyTest {
         PlanApply busy = new PlanApply(scope -> new ServerGuard.Report(scope, true, List.of(new ServerGuard.Holder(
                 42, "iggy-server", b(0).toString(), "open")), List.of(), 0, List.of()), new Applier(StepHook.NONE, "t"),
                 RecoveryOptions.defaults());
-        PlanApply.Outcome o = busy.run(plan.of("b").get(0), root.resolve("a"), false, true, false);
+        PlanApply.Outcome o = busy.run(plan.of("b").get(0), root.resolve("a"), LENIENT, true, false);
         assertEquals("in_use", o.status(), o.details().toString());
         assertEquals(4, o.exitCode());
+        assertTrue(Files.notExists(b(1)));
+    }
+
+    private static void incarnation(Path partition, long revision, long purged) throws Exception {
+        Files.write(partition.resolve("created.revision"), java.nio.ByteBuffer.allocate(8)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(revision).array());
+        Files.write(partition.resolve("purge.gen"), java.nio.ByteBuffer.allocate(16)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(purged).putLong(revision).array());
+    }
+
+    @Test
+    void aPartitionRecreatedAfterCollect_isRefused_andNothingChanges() throws Exception {
+        incarnation(Replicas.partition(root, "a"), 3, 0);
+        incarnation(Replicas.partition(root, "b"), 3, 0);
+        Files.delete(b(1));
+        PlanFile plan = plan();
+        PlanFile.Entry e = plan.of("b").get(0);
+        assertEquals("1/1/1@rev3.gen0", e.key().label(), "joined by the directories' own incarnation files");
+        incarnation(Replicas.partition(root, "b"), 3, 1); // purged since
+        PlanApply.Outcome o = applier().run(e, root.resolve("a"), LENIENT, true, false);
+        assertEquals("refused", o.status(), o.details().toString());
+        assertEquals(Replicas.partition(root, "b") + ": this partition is incarnation created_revision 3, "
+                + "purge_generation 1 (from created.revision + purge.gen), "
+                + "the plan's is 1/1/1@rev3.gen0: the partition was recreated or purged after collect; collect and "
+                + "plan again", o.details().get(0));
         assertTrue(Files.notExists(b(1)));
     }
 }

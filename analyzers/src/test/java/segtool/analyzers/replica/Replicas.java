@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import segtool.analyzers.inputs.InputsResolver;
 import segtool.analyzers.recovery.RecoveryOptions;
 import segtool.analyzers.layout.Targets;
 import segtool.formats.naming.PartitionPath;
@@ -40,8 +41,8 @@ final class Replicas {
         Collector c = new Collector(RecoveryOptions.defaults(), 2, Throttle.NONE);
         for (String n : names) {
             List<PartitionPath> parts = Targets.resolve(root.resolve(n)).partitions();
-            out.add(new ReplicaComparison.Replica(n, c.collect(n, parts,
-                    new Collector.Durability(durable, "option"))));
+            InputsResolver inputs = new InputsResolver(new InputsResolver.CommandLine(durable, false, null));
+            out.add(new ReplicaComparison.Replica(n, c.collect(n, inputs.resolve(parts))));
         }
         return out;
     }

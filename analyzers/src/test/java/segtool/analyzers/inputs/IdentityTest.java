@@ -1,0 +1,87 @@
+package segtool.analyzers.inputs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import segtool.formats.metadata.JournalEntry;
+import segtool.formats.naming.PartitionPath;
+import segtool.samples.metadata.JournalWriter;
+import segtool.samples.metadata.NodeDir;
+import segtool.samples.metadata.Opt;
+import segtool.samples.metadata.SnapshotWriter;
+
+/** A partition's incarnation across replicas, (created_revision, purge_generation), METADATA 2.6 and FORMAT 7. */
+class IdentityTest {
+    @TempDir
+    Path tmp;
+
+    private static Identity identity(Path partition) throws Exception {
+        return new InputsResolver(InputsResolver.CommandLine.none()).identity(PartitionPath.of(partition));
+    }
+
+    private static void purgeGen(Path partition, long applied, long revision) throws Exception {
+        Files.write(partition.resolve("purge.gen"), ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(applied).putLong(revision).array());
+    }
+
+    @Test
+    void fromTheSnapshot_revisionAndGeneration() throws Exception {
+        NodeDir n = new NodeDir(tmp.resolve("node"));
+        SnapshotWriter.Topic t = new SnapshotWriter.Topic(0, "t", SnapshotWriter.T,
+                List.of(new SnapshotWriter.Partition(0, 1, SnapshotWriter.T, 7, 0, 3, null)), Opt.post4092());
+        n.snapshot(NodeDir.oneStream(3, 7, List.of(t)).file());
+        Path p = n.partition(0, 0, 0, 7);
+        purgeGen(p, 2, 7); // the directory has applied an older generation: the metadata's is the identity
+        Identity id = identity(p);
+        assertEquals(new Identity(7L, 3L, "metadata"), id);
+        assertEquals(id, new InputsResolver(InputsResolver.CommandLine.none()).resolve(PartitionPath.of(p)).identity());
+    }
+
+    @Test
+    void purgeTopicInTheJournal_bumpsTheGeneration_purgeStreamMakesItUnknown() throws Exception {
+        NodeDir n = new NodeDir(tmp.resolve("node"));
+        n.snapshot(NodeDir.oneStream(5, 1, List.of(NodeDir.topic(0, "t", Opt.post4092(), 1))).file());
+        JournalWriter j = new JournalWriter();
+        j.entry(6, 6, JournalEntry.PURGE_TOPIC, JournalWriter.topicRef(0, 0));
+        j.entry(7, 7, JournalEntry.PURGE_TOPIC, JournalWriter.topicRef(0, 0));
+        n.journal(j.file());
+        n.superblock("a", InputsResolverTest.solo(5, n));
+        Path p = n.partition(0, 0, 0, 1);
+        assertEquals(new Identity(1L, 2L, "metadata"), identity(p));
+
+        j.entry(8, 8, JournalEntry.PURGE_STREAM, new byte[0]);
+        n.journal(j.file());
+        // the PurgeStream body is not specified: the metadata cannot say the generation; purge.gen can
+        assertEquals(new Identity(1L, null, "metadata (purge_generation unknown)"),
+                identity(p));
+        purgeGen(p, 3, 1);
+        assertEquals(new Identity(1L, 3L, "metadata + purge.gen"),
+                identity(p));
+    }
+
+    @Test
+    void withoutMetadata_fromTheDirectorysOwnFiles() throws Exception {
+        NodeDir n = new NodeDir(tmp.resolve("node"));
+        Path p = n.partition(0, 0, 0, 4);
+        assertEquals(new Identity(4L, null, "created.revision (purge_generation unknown)"),
+                identity(p));
+        purgeGen(p, 1, 4);
+        assertEquals(new Identity(4L, 1L, "created.revision + purge.gen"),
+                identity(p));
+        purgeGen(p, 1, 5); // purge.gen names another incarnation: not this one's generation
+        assertNull(identity(p).purgeGeneration());
+        Files.write(p.resolve("purge.gen"), new byte[15]); // torn: not read
+        assertNull(identity(p).purgeGeneration());
+        Files.delete(p.resolve("created.revision"));
+        Files.delete(p.resolve("purge.gen"));
+        assertSame(Identity.UNKNOWN, identity(p));
+    }
+}
