@@ -13,6 +13,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.exit.ExitCode;
+import segtool.analyzers.inputs.ConsumerOffsets;
 import segtool.analyzers.inspect.HeaderWalk;
 import segtool.analyzers.inspect.PartitionFiles;
 import segtool.analyzers.inspect.SegmentReader;
@@ -121,10 +122,25 @@ public final class StatsCommand implements Callable<Integer>, ReadCommand {
                 }
                 total.add(sum);
                 exit = ExitCode.combine(exit, ExitCode.reading(!sum.stops.isEmpty()));
+                List<ConsumerOffsets.Entry> offsets = ConsumerOffsets.list(p.directory());
+                Long end = sum.firstOffset == -1 ? null : sum.lastOffset;
                 if (json != null) {
                     json.g().writeStartObject();
                     json.str("path", p.directory().toString());
                     counts(json, sum);
+                    json.g().writeArrayFieldStart("consumer_offsets");
+                    for (ConsumerOffsets.Entry e : offsets) {
+                        json.g().writeStartObject();
+                        json.str("kind", e.kind()).str("id", e.id()).str("state", e.state().name().toLowerCase());
+                        if (e.offset() == null) {
+                            json.g().writeNullField("offset");
+                        } else {
+                            json.u64("offset", e.offset());
+                        }
+                        json.g().writeBooleanField("above_last_offset", e.aboveChainEnd(end));
+                        json.g().writeEndObject();
+                    }
+                    json.g().writeEndArray();
                     if (perSegment) {
                         json.g().writeArrayFieldStart("segments");
                         for (int i = 0; i < starts.size(); i++) {
@@ -139,6 +155,11 @@ public final class StatsCommand implements Callable<Integer>, ReadCommand {
                 } else {
                     out.println(style.bold(p.directory().toString()));
                     print(out, sum, "  ");
+                    if (!offsets.isEmpty()) {
+                        List<String> parts = new ArrayList<>();
+                        offsets.forEach(e -> parts.add(e.describe(end)));
+                        out.println("  consumers  " + String.join(", ", parts));
+                    }
                     if (perSegment && !each.isEmpty()) {
                         table(out, starts, each);
                     }

@@ -111,4 +111,29 @@ class MetadataScanTest {
         assertTrue(flat.contains("2 hard links: the prepare WAL retains this inode"), r.out());
         assertTrue(flat.contains("prepares-1/ (the partition prepare WAL, METADATA 6"), r.out());
     }
+
+    @Test
+    void stats_listsConsumerOffsets_textAndJson_flaggingOnesAboveTheLastOffset() throws Exception {
+        NodeDir n = new NodeDir(tmp.resolve("node"));
+        n.snapshot(segtool.samples.metadata.SnapshotWriter.example28().file());
+        Path p = n.partition(0, 0, 0, 1);
+        java.nio.file.Files.createDirectories(p.resolve("offsets/groups"));
+        java.nio.file.Files.write(p.resolve("offsets/groups/4"), segtool.formats.offsets.ConsumerOffset.encode(4));
+        java.nio.file.Files.write(p.resolve("offsets/groups/5"), segtool.formats.offsets.ConsumerOffset.encode(5));
+        java.nio.file.Files.write(p.resolve("offsets/groups/6"), new byte[3]);
+        Cli.Result r = Cli.run("stats", p);
+        assertTrue(r.out().contains("  consumers  groups/4 = 4, groups/5 = 5 ABOVE the chain's end (last offset 4), "
+                + "groups/6: torn (fewer than 8 bytes, ignored)"), r.out());
+        Cli.Result j = Cli.run("stats", "--json", p);
+        var root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(j.out());
+        var offsets = root.path("partitions").get(0).path("consumer_offsets");
+        assertEquals(3, offsets.size(), j.out());
+        assertEquals("groups", offsets.get(1).path("kind").asText());
+        assertEquals("5", offsets.get(1).path("id").asText());
+        assertEquals(5, offsets.get(1).path("offset").asLong());
+        assertTrue(offsets.get(1).path("above_last_offset").asBoolean());
+        assertFalse(offsets.get(0).path("above_last_offset").asBoolean());
+        assertEquals("torn", offsets.get(2).path("state").asText());
+        assertTrue(offsets.get(2).path("offset").isNull());
+    }
 }
