@@ -46,9 +46,11 @@ import segtool.formats.io.TempDirectory;
  * <p>Refused with a {@link DumpException}, after which the temp directory is gone:
  * <ul>
  *   <li>entry names that are absolute, carry a drive letter, a {@code ..} component, a backslash or a NUL;</li>
- *   <li><b>every</b> symbolic and hard link, whether its target stays inside the root or not (the message says
- *       which). Partition and data directories hold no links, and resolving a link target safely needs every
- *       earlier link on its path resolved too; refusing them all is the rule that cannot be got wrong;</li>
+ *   <li><b>every</b> symbolic link, whether its target stays inside the root or not (the message says which):
+ *       resolving a link target safely needs every earlier link on its path resolved too; refusing them all is
+ *       the rule that cannot be got wrong; and every hard link whose target is not a file entry extracted
+ *       earlier from the same archive (one that is, as {@code tar} archives a WAL's retained segment link, is
+ *       extracted as a copy of that file's bytes);</li>
  *   <li>character and block devices, FIFOs, sparse entries (they expand to their declared real size), GNU
  *       dump-directories, and any entry type other than file or directory;</li>
  *   <li>the same path twice, or a file where a directory was (and the reverse);</li>
@@ -281,9 +283,8 @@ public final class DumpReader {
                         ? "resolves outside the archive root" : "(links are never extracted, even inside the root)"));
             }
             if (e.isLink()) {
-                String target = e.getLinkName();
-                throw fail(name, at, "hard link to '" + target + "' " + (escapes("", target)
-                        ? "resolves outside the archive root" : "(links are never extracted, even inside the root)"));
+                extractHardLink(e, rel, at);
+                return;
             }
             if (e.isCharacterDevice() || e.isBlockDevice() || e.isFIFO()) {
                 String kind = e.isFIFO() ? "FIFO" : e.isCharacterDevice() ? "character device" : "block device";
@@ -394,6 +395,47 @@ public final class DumpReader {
             long copied = copyInto(tar, file, name, at);
             if (copied != size) {
                 throw fail(name, tarIn.count(), "entry holds " + copied + " bytes, its header says " + size);
+            }
+            try {
+                TempTree.setModeAndTime(file, (e.getMode() & 0777) | 0600, e.getLastModifiedTime());
+            } catch (IOException ex) {
+                throw fail(name, at, "cannot set mode or time: " + ex);
+            }
+            extracted.put(rel, file);
+        }
+
+        /**
+         * A hard link whose target is a file entry extracted earlier from this archive (tar names the target from
+         * the archive root): its bytes are copied to the link's path, under the same limits as any entry. A WAL's
+         * {@code prepares-<rev>/segment-*.log} is archived this way by {@code tar}. Any other target is refused.
+         */
+        private void extractHardLink(TarArchiveEntry e, String rel, long at) throws IOException {
+            String name = e.getName();
+            String target = e.getLinkName();
+            if (escapes("", target)) {
+                throw fail(name, at, "hard link to '" + target + "' resolves outside the archive root");
+            }
+            String targetRel = relative(target, at);
+            Path source = extracted.get(targetRel);
+            if (source == null) {
+                throw fail(name, at, "hard link to '" + target + "', which is not an earlier file entry of the "
+                        + "archive");
+            }
+            if (rel.isEmpty() || rel.equals(Manifest.NAME)) {
+                throw fail(name, at, "a hard link cannot name " + (rel.isEmpty() ? "the archive root" : Manifest.NAME));
+            }
+            long size = Files.size(source);
+            if (size > budget - written) {
+                throw fail(name, at, overBudget(size));
+            }
+            long usable = store.getUsableSpace();
+            if (size > usable) {
+                throw fail(name, at, "needs " + size + " bytes, only " + usable + " usable under " + tempParent);
+            }
+            Path file = destination(rel, name, at);
+            createDirectories(file.getParent(), name, at);
+            try (InputStream in = Files.newInputStream(source, LinkOption.NOFOLLOW_LINKS)) {
+                copyInto(in, file, name, at);
             }
             try {
                 TempTree.setModeAndTime(file, (e.getMode() & 0777) | 0600, e.getLastModifiedTime());

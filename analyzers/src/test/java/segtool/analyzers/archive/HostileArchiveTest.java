@@ -1,5 +1,6 @@
 package segtool.analyzers.archive;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -59,8 +60,11 @@ class HostileArchiveTest {
                                 new byte[0])),
                 hostile("hard link outside", "part/hard", "hard link to '/etc/shadow' resolves outside",
                         t -> t.entry(link("part/hard", TarConstants.LF_LINK, "/etc/shadow"), new byte[0])),
-                hostile("hard link inside", "part/hard", "links are never extracted",
-                        t -> t.entry(link("part/hard", TarConstants.LF_LINK, LOG), new byte[0])),
+                hostile("hard link to no earlier file", "part/hard", "hard link to 'part/later', which is not an "
+                        + "earlier file entry of the archive",
+                        t -> t.entry(link("part/hard", TarConstants.LF_LINK, "part/later"), new byte[0])),
+                hostile("hard link to a directory", "part/hard", "which is not an earlier file entry",
+                        t -> t.entry(link("part/hard", TarConstants.LF_LINK, "part"), new byte[0])),
                 hostile("character device", "part/tty", "character device",
                         t -> t.entry(Fixtures.typed("part/tty", TarConstants.LF_CHR), new byte[0])),
                 hostile("block device", "part/sda", "block device",
@@ -105,6 +109,20 @@ class HostileArchiveTest {
         assertEquals(at, e.tarPosition());
         assertFalse(Files.exists(tmp.resolve("evil"), LinkOption.NOFOLLOW_LINKS), "nothing written outside");
         assertFalse(Files.exists(Path.of("/tmp/segtool-evil"), LinkOption.NOFOLLOW_LINKS), "nothing absolute");
+    }
+
+    /** tar archives a WAL's retained segment link as a hard-link entry to the segment: opened, as a copy. */
+    @Test
+    void hardLinkToAnEarlierFileOfTheArchive_isExtractedAsACopy() throws IOException {
+        byte[] tar = new Fixtures.TarBuilder().dir("part/").file(LOG, payload).dir("part/prepares-1/")
+                .entry(link("part/prepares-1/segment-0-0.log", TarConstants.LF_LINK, LOG), new byte[0]).bytes();
+        Path archive = Files.write(tmp.resolve("wal-link.tar"), tar);
+        try (OpenedDump dump = DumpReader.open(archive, Limits.DEFAULT, extractions)) {
+            Path copy = dump.extractionDirectory().resolve("part/prepares-1/segment-0-0.log");
+            assertArrayEquals(payload, Files.readAllBytes(copy));
+            assertArrayEquals(payload, Files.readAllBytes(dump.extractionDirectory().resolve(LOG)));
+            assertEquals(1, ((Number) Files.getAttribute(copy, "unix:nlink")).intValue(), "a copy, not a link");
+        }
     }
 
     /**
