@@ -67,7 +67,7 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
             }
         }
         RecoveryOptions options = verdict.engineOptions().withCheckpoint(null);
-        DataDirJudge judge = new DataDirJudge(options, Runtime.getRuntime().availableProcessors());
+        DataDirJudge judge = new DataDirJudge(options, options.threads());
         try (Progress progress = Progress.start(output, "judging")) {
             List<PartitionReport> judged = judge.judge(judgeable, durable, checkpoints, both, progress);
             // An interrupt during a read closes the channel and surfaces as an I/O error in the report; the flag

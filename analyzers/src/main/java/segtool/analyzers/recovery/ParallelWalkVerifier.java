@@ -2,14 +2,13 @@ package segtool.analyzers.recovery;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import segtool.formats.io.LittleEndian;
 import segtool.formats.io.SegmentChannel;
 import segtool.formats.io.U64;
@@ -18,74 +17,168 @@ import segtool.formats.log.Defect;
 import segtool.formats.log.RecordVerifier;
 
 /**
- * Verifies records ahead of a walk on several cores. When the walk asks for a record that has not been checked
- * yet, the chain of headers from there is followed (header reads only: where the next record starts does not depend
- * on checksums) for up to {@link #AHEAD_BYTES}, the records are split into contiguous runs, and each run is verified
- * by one worker through its own window. The walk then consumes the answers in order and stops at the first failure,
- * exactly as a sequential check would; answers past that point are discarded. Memory: one window per worker.
+ * Verifies records ahead of a walk on several cores, through a ring of window slots.
+ *
+ * <p>The judging thread is the chain walker: it fills a slot with one window of the log starting at a record, follows
+ * the header chain inside it (header reads only: where the next record starts does not depend on checksums), notes
+ * the whole records it holds, and publishes the slot. Workers take slots in sequence and verify every record in
+ * them; the walk then consumes the answers slot by slot, in log order, and refills each slot as soon as it has been
+ * consumed. The walk's own header reads are served from the same windows, so every byte is read once. A record
+ * larger than a window gets a slot of its own and is verified through a mapping.
+ *
+ * <p>Hand-over: a slot carries the sequence number it was published under and the one it was verified under, both
+ * volatile; a worker claims the next sequence number from one counter. Nothing is allocated and no lock is taken
+ * per record or per window; a waiting side spins briefly, then parks until the other side unparks it.
+ *
+ * <p>Answers equal a sequential check's: the chain stops where a header does not decode, claims more than
+ * {@code MAXB} or runs past the end (where the walk stops too), or where a read ahead fails; a record the walk asks
+ * for that the ring does not hold, or whose verification met an I/O error, is verified again on the walk's own
+ * thread, as a sequential walk would, and only then does its error count. Memory: 2 x threads windows.
  */
 final class ParallelWalkVerifier extends WalkVerifier {
-    private static final long AHEAD_BYTES = 64L << 20;
-    private static final int AHEAD_RECORDS = 65_536;
     private static final int HEADER_WINDOW = 64 * 1024;
-    private static volatile ExecutorService pool;
+    private static final int SPINS = 2_000;
+    private static final ExecutorService POOL = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), r -> {
+                Thread t = new Thread(r, "segtool-verify");
+                t.setDaemon(true);
+                return t;
+            });
 
     private final SegmentChannel log;
-    private final SegmentChannel headers;
     private final SegmentChannel walkHeaders;
+    private final long size;
     private final long maxBatchBytes;
+    private final Slot[] ring;
     private final Worker[] workers;
-    private final Map<Long, Answer> answers = new HashMap<>();
     private final RecordVerifier aside = new RecordVerifier();
+    private final AtomicLong claim = new AtomicLong();
+    private final CountDownLatch exited;
+    private volatile boolean closed;
+    private volatile Thread waiting;
+    private boolean started;
 
-    /** The verification of one record: a defect (null if it verifies), or the read error met while checking it. */
-    private record Answer(long length, Defect defect, IOException error) {
-    }
+    // The walk's side, touched only by the judging thread.
+    private boolean primed;
+    private long published;   // slots of sequence [consumed, published) are in flight
+    private long consumed;
+    private int record;       // the next record of slot `consumed`
+    private long next;        // where the next window starts
+    private boolean chainEnded;
 
-    private record Job(long position, long length) {
-    }
-
-    private static final class Worker {
+    /** One window of the log and the records it holds whole, with their answers. */
+    static final class Slot {
         final SegmentChannel channel;
-        final RecordVerifier verifier = new RecordVerifier();
+        final long[] position;
+        final long[] length;
+        final Defect[] defect;
+        ByteBuffer buffer;
+        long base;             // the log position of buffer index 0
+        long end;              // the log position just past the bytes the buffer holds
+        int count;
+        int answered;          // records [0, answered) have an answer; the one at `answered` met `error`
+        IOException error;
+        volatile long ready = -1;
+        volatile long done = -1;
 
-        Worker(SegmentChannel channel) {
+        Slot(SegmentChannel channel, int records) {
             this.channel = channel;
+            this.position = new long[records];
+            this.length = new long[records];
+            this.defect = new Defect[records];
+        }
+    }
+
+    private final class Worker implements Runnable {
+        final RecordVerifier verifier = new RecordVerifier();
+        volatile Thread thread;
+        volatile boolean parked;
+
+        @Override
+        public void run() {
+            thread = Thread.currentThread();
+            try {
+                while (true) {
+                    long s = claim.getAndIncrement();
+                    Slot slot = ring[(int) (s % ring.length)];
+                    if (!awaitReady(slot, s)) {
+                        return;
+                    }
+                    verifySlot(slot);
+                    slot.done = s;
+                    Thread w = waiting;
+                    if (w != null) {
+                        LockSupport.unpark(w);
+                    }
+                }
+            } finally {
+                thread = null;
+                exited.countDown();
+            }
+        }
+
+        private boolean awaitReady(Slot slot, long s) {
+            for (int i = 0; slot.ready != s; i++) {
+                if (closed) {
+                    return false;
+                }
+                if (i < SPINS) {
+                    Thread.onSpinWait();
+                } else {
+                    parked = true;
+                    if (slot.ready != s && !closed) {
+                        LockSupport.park(this);
+                    }
+                    parked = false;
+                }
+            }
+            return true;
+        }
+
+        private void verifySlot(Slot slot) {
+            slot.error = null;
+            int k = 0;
+            try {
+                for (; k < slot.count; k++) {
+                    long p = slot.position[k];
+                    long n = slot.length[k];
+                    // a record larger than the window is the slot's only one, verified through a mapping
+                    slot.defect[k] = p + n <= slot.end
+                            ? verifier.verify(slot.buffer, (int) (p - slot.base), n, p)
+                            : verifier.verify(slot.channel, p, n);
+                }
+            } catch (IOException e) {
+                slot.error = e;
+            } catch (RuntimeException e) {
+                slot.error = new IOException(e);
+            }
+            slot.answered = k;
         }
     }
 
     ParallelWalkVerifier(SegmentChannel log, int threads, int window, long maxBatchBytes) throws IOException {
         this.log = log;
+        this.size = log.size();
         this.maxBatchBytes = maxBatchBytes;
-        this.headers = SegmentChannel.open(log.path(), HEADER_WINDOW, log.size());
-        this.walkHeaders = SegmentChannel.open(log.path(), HEADER_WINDOW, log.size());
-        this.workers = new Worker[threads];
+        this.workers = new Worker[Math.max(1, threads)];
+        this.ring = new Slot[2 * workers.length];
+        this.exited = new CountDownLatch(workers.length);
+        SegmentChannel headerChannel = null;
         try {
-            for (int i = 0; i < threads; i++) {
-                workers[i] = new Worker(SegmentChannel.open(log.path(), window, log.size()));
+            headerChannel = SegmentChannel.open(log.path(), HEADER_WINDOW, size);
+            for (int i = 0; i < ring.length; i++) {
+                SegmentChannel c = SegmentChannel.open(log.path(), window, size);
+                ring[i] = new Slot(c, c.capacity() / BatchHeader.LENGTH + 1);
             }
         } catch (IOException e) {
+            this.walkHeaders = headerChannel;
             close();
             throw e;
         }
-    }
-
-    private static ExecutorService pool() {
-        ExecutorService p = pool;
-        if (p == null) {
-            synchronized (ParallelWalkVerifier.class) {
-                p = pool;
-                if (p == null) {
-                    p = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(), r -> {
-                        Thread t = new Thread(r, "segtool-verify");
-                        t.setDaemon(true);
-                        return t;
-                    });
-                    pool = p;
-                }
-            }
+        this.walkHeaders = headerChannel;
+        for (int i = 0; i < workers.length; i++) {
+            workers[i] = new Worker();
         }
-        return p;
     }
 
     @Override
@@ -95,22 +188,66 @@ final class ParallelWalkVerifier extends WalkVerifier {
 
     @Override
     void startWalk(long position) {
-        answers.clear();
+        primed = false;
+    }
+
+    @Override
+    ByteBuffer walkHeaderBuffer() {
+        return ring[(int) (consumed % ring.length)].buffer;
+    }
+
+    @Override
+    int walkHeader(long position) throws IOException {
+        if (!heads(position)) {
+            if (primed && consumed == published && chainEnded && position == next) {
+                return -1;   // the chain ended here: the walk reads this header itself
+            }
+            restart(position);
+            if (!heads(position)) {
+                return -1;
+            }
+        }
+        Slot s = ring[(int) (consumed % ring.length)];
+        return (int) (position - s.base);
+    }
+
+    /** Whether the ring's next record is the one at {@code position}. */
+    private boolean heads(long position) {
+        if (!primed || consumed == published) {
+            return false;
+        }
+        Slot s = ring[(int) (consumed % ring.length)];
+        return s.position[record] == position;
     }
 
     @Override
     Defect verify(long position, long length) throws IOException {
-        Answer a = answers.remove(position);
-        if (a == null || a.length() != length || a.error() != null) {
-            // not verified ahead, or a read ahead failed: check it now, when the walk asks, as a sequential walk would
-            answers.clear();
-            verifyAhead(position, length);
-            a = answers.remove(position);
+        if (!heads(position)) {
+            restart(position);
         }
-        if (a.error() != null) {
-            throw a.error();
+        if (!heads(position) || ring[(int) (consumed % ring.length)].length[record] != length) {
+            // The ring does not hold this record: answer as a sequential check would, then resume from past it.
+            Defect d = aside.verify(log, position, length);
+            primed = false;
+            return d;
         }
-        return a.defect();
+        long seq = consumed;
+        Slot s = ring[(int) (seq % ring.length)];
+        awaitDone(s, seq);
+        int k = record;
+        Defect answer;
+        if (k < s.answered) {
+            answer = s.defect[k];
+        } else {
+            // a read error or failure while verifying ahead: read again here, and let a lasting error count now
+            answer = aside.verify(log, position, length);
+        }
+        if (++record == s.count) {
+            record = 0;
+            consumed++;
+            fillAndPublish();
+        }
+        return answer;
     }
 
     @Override
@@ -118,143 +255,181 @@ final class ParallelWalkVerifier extends WalkVerifier {
         return aside.verify(log, position, length);
     }
 
-    /**
-     * Follows the header chain from {@code position} and verifies what it finds, in parallel. Only the record asked
-     * for is an answer the walk needs now; the others are hints. A read error while looking ahead (the header chain
-     * or another record) ends the look-ahead there and fails nothing: the walk may stop before it gets that far, and
-     * if it does get there the record is read again and the error, if it persists, is raised then.
-     */
-    private void verifyAhead(long position, long length) throws IOException {
-        List<Job> jobs = new ArrayList<>();
-        jobs.add(new Job(position, length));
-        long bytes = length;
-        long next = position + length;
-        long size = log.size();
-        while (bytes < AHEAD_BYTES && jobs.size() < AHEAD_RECORDS
-                && U64.le(U64.addSat(next, BatchHeader.LENGTH), size)) {
-            int i;
-            try {
-                i = headers.at(next, BatchHeader.LENGTH);
-            } catch (IOException ahead) {
-                break;
+    /** Forgets the ring (after the answers in flight are in) and follows the chain from {@code position}. */
+    private void restart(long position) throws IOException {
+        drain();
+        consumed = published;
+        record = 0;
+        next = position;
+        chainEnded = false;
+        primed = true;
+        if (!started) {
+            started = true;
+            for (Worker w : workers) {
+                POOL.execute(w);
             }
-            ByteBuffer b = headers.buffer();
-            if (!BatchHeader.decodes(b, i)) {
-                break;
-            }
-            long len = LittleEndian.u64(b, i + BatchHeader.BATCH_LENGTH_OFFSET);
-            if (U64.gt(len, maxBatchBytes) || U64.gt(U64.addSat(next, len), size)) {
-                break;
-            }
-            jobs.add(new Job(next, len));
-            bytes += len;
-            next += len;
         }
-        int runs = (int) Math.min(workers.length, jobs.size());
-        if (runs == 1) {
-            put(jobs, run(workers[0], jobs));
-        } else {
-            List<List<Job>> slices = slice(jobs, bytes, runs);
-            List<Future<List<Answer>>> futures = new ArrayList<>(slices.size());
-            for (int r = 0; r < slices.size(); r++) {
-                Worker w = workers[r];
-                List<Job> slice = slices.get(r);
-                futures.add(pool().submit(() -> run(w, slice)));
+        while (published - consumed < ring.length && !chainEnded) {
+            fillAndPublish();
+        }
+    }
+
+    /** Waits until every published slot has been verified, so none is being read by a worker. */
+    private void drain() throws IOException {
+        for (long s = consumed; s < published; s++) {
+            awaitDone(ring[(int) (s % ring.length)], s);
+        }
+    }
+
+    private void awaitDone(Slot slot, long s) throws IOException {
+        for (int i = 0; slot.done != s; i++) {
+            if (i < SPINS) {
+                Thread.onSpinWait();
+                continue;
             }
-            // Every task is waited for, whatever happens: closing this verifier hands the workers' windows back to
-            // the shared pool of direct buffers, which a task still reading into them would corrupt.
-            boolean interrupted = false;
-            Throwable failure = null;
-            for (int r = 0; r < futures.size(); r++) {
-                while (true) {
-                    try {
-                        put(slices.get(r), futures.get(r).get());
-                        break;
-                    } catch (InterruptedException e) {
-                        interrupted = true;
-                    } catch (ExecutionException e) {
-                        failure = failure == null ? e.getCause() : failure;
-                        break;
-                    }
-                }
+            waiting = Thread.currentThread();
+            if (slot.done != s) {
+                LockSupport.park(this);
             }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
+            waiting = null;
+            if (Thread.currentThread().isInterrupted() && slot.done != s) {
+                // the worker still owns the slot; it finishes one window and stops at close
                 throw new IOException(log.path() + ": interrupted while verifying");
             }
-            if (failure != null) {
-                throw new IOException(log.path() + ": verification failed: " + failure, failure);
-            }
-        }
-        Answer asked = answers.get(position);
-        if (asked != null && asked.error() != null) {
-            throw asked.error();
         }
     }
 
-    /** Verifies a run of records through one worker; a read error is the answer for its record and ends the run. */
-    private static List<Answer> run(Worker w, List<Job> jobs) {
-        List<Answer> out = new ArrayList<>(jobs.size());
-        for (Job j : jobs) {
-            try {
-                out.add(new Answer(j.length(), w.verifier.verify(w.channel, j.position(), j.length()), null));
-            } catch (IOException e) {
-                out.add(new Answer(j.length(), null, e));
+    /** Fills the slot for sequence {@code published} from {@link #next} and publishes it, unless the chain ended. */
+    private void fillAndPublish() throws IOException {
+        if (chainEnded || published - consumed >= ring.length) {
+            return;
+        }
+        Slot s = ring[(int) (published % ring.length)];
+        if (!fill(s)) {
+            chainEnded = true;
+            return;
+        }
+        long seq = published++;
+        s.ready = seq;
+        for (Worker w : workers) {
+            if (w.parked) {
+                LockSupport.unpark(w.thread);
+            }
+        }
+    }
+
+    /**
+     * Reads one window at {@link #next} and notes the whole records in it along the header chain; false when there
+     * is no record to hand over (the chain ends at {@code next}). {@link #chainEnded} is set when the chain ends
+     * inside the window.
+     */
+    private boolean fill(Slot s) {
+        long p = next;
+        if (U64.gt(U64.addSat(p, BatchHeader.LENGTH), size)) {
+            return false;
+        }
+        int i;
+        try {
+            // the whole window from p (or as much as the log has), so every record up to a window long fits
+            i = s.channel.at(p, (int) Math.min(s.channel.capacity(), size - p));
+        } catch (IOException ahead) {
+            return false;   // raised, if it lasts, when the walk gets here
+        }
+        ByteBuffer b = s.channel.buffer();
+        long end = s.channel.windowEnd();
+        s.buffer = b;
+        s.base = p - i;
+        s.end = end;
+        int n = 0;
+        while (U64.le(p + BatchHeader.LENGTH, end)) {
+            int at = (int) (p - s.base);
+            if (!BatchHeader.decodes(b, at)) {
+                chainEnded = true;
                 break;
             }
-        }
-        return out;
-    }
-
-    private void put(List<Job> jobs, List<Answer> got) {
-        for (int k = 0; k < got.size(); k++) {
-            answers.put(jobs.get(k).position(), got.get(k));
-        }
-    }
-
-    /** Contiguous runs of roughly equal bytes. */
-    private static List<List<Job>> slice(List<Job> jobs, long bytes, int runs) {
-        List<List<Job>> out = new ArrayList<>(runs);
-        long share = (bytes + runs - 1) / runs;
-        List<Job> current = new ArrayList<>();
-        long inCurrent = 0;
-        for (Job j : jobs) {
-            current.add(j);
-            inCurrent += j.length();
-            if (inCurrent >= share && out.size() < runs - 1) {
-                out.add(current);
-                current = new ArrayList<>();
-                inCurrent = 0;
+            long len = LittleEndian.u64(b, at + BatchHeader.BATCH_LENGTH_OFFSET);
+            if (U64.gt(len, maxBatchBytes) || U64.gt(U64.addSat(p, len), size)) {
+                chainEnded = true;
+                break;
+            }
+            if (p + len > end && n > 0) {
+                break;   // the next window starts with this record
+            }
+            s.position[n] = p;
+            s.length[n] = len;
+            n++;
+            p += len;
+            if (p > end || n == s.position.length) {
+                break;   // a record larger than the window, alone in its slot
             }
         }
-        if (!current.isEmpty()) {
-            out.add(current);
+        next = p;
+        s.count = n;
+        s.answered = 0;
+        if (p + BatchHeader.LENGTH > size) {
+            chainEnded = true;
         }
-        return out;
+        return n > 0;
     }
 
     @Override
     public void close() throws IOException {
-        IOException first = null;
-        for (Worker w : workers) {
-            if (w != null) {
+        if (ring != null && workers != null && started) {
+            try {
+                drain();
+            } catch (IOException interrupted) {
+                // still wait below: a worker may be reading a window that close hands back
+            }
+        }
+        closed = true;
+        if (started) {
+            for (Worker w : workers) {
+                Thread t = w.thread;
+                if (t != null) {
+                    LockSupport.unpark(t);
+                }
+            }
+            boolean interrupted = false;
+            while (true) {
                 try {
-                    w.verifier.close();
-                    w.channel.close();
-                } catch (IOException e) {
-                    first = first == null ? e : first;
+                    exited.await();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        IOException first = null;
+        if (workers != null) {
+            for (Worker w : workers) {
+                if (w != null) {
+                    first = closeOne(w.verifier, first);
                 }
             }
         }
-        aside.close();
-        if (headers != null) {
-            headers.close();
+        for (Slot s : ring) {
+            if (s != null) {
+                first = closeOne(s.channel, first);
+            }
         }
+        first = closeOne(aside, first);
         if (walkHeaders != null) {
-            walkHeaders.close();
+            first = closeOne(walkHeaders, first);
         }
         if (first != null) {
             throw first;
         }
+    }
+
+    private static IOException closeOne(java.io.Closeable c, IOException first) {
+        try {
+            c.close();
+        } catch (IOException e) {
+            return first == null ? e : first;
+        }
+        return first;
     }
 }

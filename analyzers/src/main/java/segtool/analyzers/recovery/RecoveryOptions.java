@@ -15,8 +15,16 @@ public record RecoveryOptions(long maxMessageSizeUpperBytes, int window, int thr
                               LongConsumer walked) {
     public static RecoveryOptions defaults() {
         return new RecoveryOptions(RecoveryEngine.MAX_MESSAGE_SIZE_UPPER_BYTES, SegmentChannel.DEFAULT_WINDOW,
-                Integer.getInteger("segtool.threads", Runtime.getRuntime().availableProcessors()), null,
-                bytes -> { });
+                defaultThreads(), null, bytes -> { });
+    }
+
+    /**
+     * How many cores judging uses unless told otherwise: {@code -Dsegtool.threads=N} when given (at least 1),
+     * otherwise every processor. One partition gets them all for verification; a data directory judges that many
+     * partitions at once, one thread each.
+     */
+    public static int defaultThreads() {
+        return Math.max(1, Integer.getInteger("segtool.threads", Runtime.getRuntime().availableProcessors()));
     }
 
     public RecoveryOptions withCheckpoint(Checkpoint c) {

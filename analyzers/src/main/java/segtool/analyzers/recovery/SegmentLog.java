@@ -122,16 +122,27 @@ public final class SegmentLog implements AutoCloseable {
 
     /** HeaderAt through the walk's own channel, which the verifier may share. */
     HeaderAt walkHeaderAt(long p) throws IOException {
-        return headerAt(verifier == null ? headers : verifier.walkHeaders(), p);
+        return headerAt(verifier == null ? headers : verifier.walkHeaders(), p, verifier != null);
     }
 
     private HeaderAt headerAt(SegmentChannel ch, long pos) throws IOException {
+        return headerAt(ch, pos, false);
+    }
+
+    /** HeaderAt through {@code ch}, or through the verifier's windows when {@code inWalk} and they hold it. */
+    private HeaderAt headerAt(SegmentChannel ch, long pos, boolean inWalk) throws IOException {
         if (U64.gt(U64.addSat(pos, BatchHeader.LENGTH), length)) {
             return new HeaderAt(pos, null,
                     new Stop(Stop.Kind.HEADER_TRUNCATED, pos, null, U64.str(U64.subSat(length, pos))));
         }
-        int i = ch.at(pos, BatchHeader.LENGTH);
-        ByteBuffer b = ch.buffer();
+        int i = inWalk ? verifier.walkHeader(pos) : -1;
+        ByteBuffer b;
+        if (i >= 0) {
+            b = verifier.walkHeaderBuffer();
+        } else {
+            i = ch.at(pos, BatchHeader.LENGTH);
+            b = ch.buffer();
+        }
         Defect d = BatchHeader.check(b, i, pos);
         if (d != null) {
             return new HeaderAt(pos, null, new Stop(Stop.Kind.HEADER_INVALID, pos, d, null));

@@ -22,6 +22,20 @@ abstract class WalkVerifier implements Closeable {
     /** The channel a walk reads its headers through: the verifier's own window, or a small one of its own. */
     abstract SegmentChannel walkHeaders();
 
+    /**
+     * Where the header of the record at {@code position}, which a walk asks for next, sits in
+     * {@link #walkHeaderBuffer()}: an index, or -1 when the walk should read it through {@link #walkHeaders()}.
+     * The walk checks that {@code position + 256} lies inside the log first.
+     */
+    int walkHeader(long position) throws IOException {
+        return -1;
+    }
+
+    /** The buffer {@link #walkHeader} indexes; valid until the next call to this verifier. */
+    java.nio.ByteBuffer walkHeaderBuffer() {
+        return null;
+    }
+
     /** A walk starts at {@code position}: a hint that records will be asked for in order from there. */
     abstract void startWalk(long position);
 

@@ -1,7 +1,9 @@
 package segtool.analyzers.layout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,6 +66,59 @@ class DataDirJudgeTest {
         }
         assertEquals(b, a);
         assertEquals(List.of(0, 1, 0, 0, 1, 0), parallel.stream().map(PartitionReport::severity).toList());
+    }
+
+    /**
+     * The thread count asked for is the number of partitions judged at once: progress is reported on the thread
+     * that judges, so the threads seen are the judging ones. One thread judges on the caller's thread.
+     */
+    @Test
+    void dataDirectory_usesTheThreadCountAskedFor() throws Exception {
+        for (int p = 1; p <= 8; p++) {
+            PartitionWriter.fill(root.resolve("streams/1/topics/1/partitions/" + p), PartitionWriter.Config.of(p),
+                    30, 3, 50, p);
+        }
+        List<PartitionPath> partitions = Targets.resolve(root).partitions();
+        assertEquals(8, partitions.size());
+        for (int threads : new int[] {1, 2, 3}) {
+            java.util.Set<Thread> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
+            Thread caller = Thread.currentThread();
+            RecoveryOptions o = RecoveryOptions.defaults().withThreads(threads);
+            // the first update (nothing done yet) comes from the caller; every later one from a judging thread
+            List<PartitionReport> reports = new DataDirJudge(o, o.threads())
+                    .judge(partitions, false, false, (d, total, b, tb) -> {
+                        if (!first.getAndSet(false)) {
+                            seen.add(Thread.currentThread());
+                        }
+                    });
+            assertEquals(8, reports.size());
+            assertTrue(seen.size() <= threads, threads + " threads asked, " + seen.size() + " judged");
+            if (threads == 1) {
+                assertEquals(java.util.Set.of(caller), seen);
+            } else {
+                assertFalse(seen.contains(caller), "the caller waits; the pool judges");
+            }
+        }
+    }
+
+    @Test
+    void threadCount_comesFromTheSegtoolThreadsProperty_atLeastOne() {
+        String before = System.getProperty("segtool.threads");
+        try {
+            System.setProperty("segtool.threads", "3");
+            assertEquals(3, RecoveryOptions.defaults().threads());
+            System.setProperty("segtool.threads", "0");
+            assertEquals(1, RecoveryOptions.defaults().threads());
+            System.clearProperty("segtool.threads");
+            assertEquals(Runtime.getRuntime().availableProcessors(), RecoveryOptions.defaults().threads());
+        } finally {
+            if (before == null) {
+                System.clearProperty("segtool.threads");
+            } else {
+                System.setProperty("segtool.threads", before);
+            }
+        }
     }
 
     @Test
