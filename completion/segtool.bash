@@ -664,8 +664,8 @@ function _picocli_segtool_repair() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--override-durability' '--apply' '--force' '-y' '--yes' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--apply' '--force' '-y' '--yes' '--json' '--no-color' '--debug' '--accept-loss' '-h' '--help' '-V' '--version'"
+  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet' '--salvage-to'"
   local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
@@ -686,6 +686,9 @@ function _picocli_segtool_repair() {
       return
       ;;
     '-q'|'--quiet')
+      return
+      ;;
+    '--salvage-to')
       return
       ;;
   esac

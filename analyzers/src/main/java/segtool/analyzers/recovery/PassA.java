@@ -149,9 +149,12 @@ final class PassA {
     }
 
     /** R() alone, probe included, for {@code rebuild-index}: REBUILT, EMPTY, or the probe's refusal thrown. */
-    void rebuildOnly(SegmentDraft seg) throws IOException, Refusal.Raised {
+    void rebuildOnly(SegmentDraft seg, long length) throws IOException, Refusal.Raised {
         stat(seg);
         seg.step = DecisionStep.REBUILD_ONLY;
+        if (U64.lt(length, seg.logLength)) {
+            seg.logLength = length;
+        }
         try (SegmentLog log = open(seg, seg.logLength)) {
             useRebuild(seg, rebuild(seg, log));
         }

@@ -143,11 +143,21 @@ public final class RecoveryEngine {
      * the walk in {@code rebuild}), EMPTY, or REFUSED with the probe's refusal. Reads only.
      */
     public SegmentReport rebuildWalk(PartitionPath partition, long start, boolean durable) throws IOException {
+        return rebuildWalk(partition, start, durable, U64.MAX);
+    }
+
+    /**
+     * {@link #rebuildWalk(PartitionPath, long, boolean)} over the first {@code length} bytes of the log only (all of
+     * it when the log is shorter): what the next boot's R() proves once the log is cut to {@code length}, as the
+     * checkpoint variant reads its first {@code Lc} bytes (RECOVERY 9). Reads only.
+     */
+    public SegmentReport rebuildWalk(PartitionPath partition, long start, boolean durable, long length)
+            throws IOException {
         Path dir = partition.directory();
         SegmentDraft seg = new SegmentDraft(start, SegmentFiles.log(dir, start), SegmentFiles.index(dir, start));
         Sweep none = Sweep.none();
         try {
-            new PassA(options, partition.partitionId(), durable, new Budget(), none).rebuildOnly(seg);
+            new PassA(options, partition.partitionId(), durable, new Budget(), none).rebuildOnly(seg, length);
         } catch (Refusal.Raised raised) {
             refused(seg, raised);
         }

@@ -55,6 +55,21 @@ public final class Planner {
         return plan("rebuild-index", report, ops);
     }
 
+    /**
+     * The plan of an accept-loss cut ({@link AcceptLoss}) for the refused {@code report}: the same operations and
+     * checks, every removed range's reason prefixed with {@code why}.
+     */
+    static RepairPlan acceptLoss(PartitionReport report, List<PlannedOp> ops, String why) throws IOException {
+        RepairPlan p = plan(AcceptLoss.COMMAND, report, ops);
+        List<RepairPlan.Leaving> leaving = new ArrayList<>();
+        for (RepairPlan.Leaving l : p.leaving()) {
+            leaving.add(new RepairPlan.Leaving(l.op(), l.file(), l.offset(), l.length(), l.originalLength(),
+                    why + ": " + l.reason().replaceFirst("^torn tail: ", "")));
+        }
+        return new RepairPlan(p.command(), p.partition(), p.durable(), p.ops(), List.copyOf(leaving), p.contents(),
+                p.engineOps(), p.report());
+    }
+
     private static RepairPlan plan(String command, PartitionReport report, List<PlannedOp> engineOps)
             throws IOException {
         Path dir = report.partition().directory();

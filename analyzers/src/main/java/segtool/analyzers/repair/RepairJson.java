@@ -123,9 +123,66 @@ public final class RepairJson {
         } else {
             n.putNull("after");
         }
+        if (o.loss() != null) {
+            n.set("accept_loss", loss(o.loss()));
+        } else {
+            n.putNull("accept_loss");
+        }
         ArrayNode notes = n.putArray("notes");
         o.notes().forEach(notes::add);
         return n;
+    }
+
+    /**
+     * {@code accept_loss} of a {@code repair --accept-loss} partition: the salvage archive, each cut with the
+     * refusal it answers, the offsets and bytes that leave the live partition (the archive keeps the records, the
+     * quarantine the bytes), the offsets no record holds, and the quarantine; {@code unsafe} when no safe cut exists.
+     */
+    static ObjectNode loss(Repairer.Loss l) {
+        ObjectNode x = F.objectNode();
+        if (l.survey() != null) {
+            ObjectNode a = x.putObject("salvage");
+            a.put("archive", l.archive() == null ? null : l.archive().toString());
+            a.put("reused", l.archiveReused());
+            a.put("batches", l.survey().batches());
+            a.put("messages", l.survey().messages());
+            ranges(a.putArray("offsets"), l.survey().archived().list());
+        } else {
+            x.putNull("salvage");
+        }
+        ArrayNode cuts = x.putArray("cuts");
+        for (Repairer.Cut c : l.cuts()) {
+            ObjectNode y = cuts.addObject();
+            y.put("kind", c.stake() == null ? "repair" : c.stake().cut().plan().name().toLowerCase());
+            if (c.refusal() != null) {
+                y.set("refusal", ScanJson.refusal(c.refusal()));
+            } else {
+                y.putNull("refusal");
+            }
+            if (c.stake() != null) {
+                ScanJson.u64(y, "segment", c.stake().cut().segment());
+                ScanJson.u64(y, "position", c.stake().cut().position());
+                ranges(y.putArray("offsets_leaving"), c.stake().cut().offsetsLeaving());
+                ScanJson.u64(y, "bytes_leaving", c.stake().cut().bytesLeaving());
+                ArrayNode missing = y.putArray("offsets_missing");
+                c.stake().missing().forEach(m -> missing.add(m.offsets().toString()));
+                y.put("offsets_were_promised", true);
+            }
+            ArrayNode plan = y.putArray("plan");
+            c.plan().engineOps().forEach(op -> plan.add(ScanJson.op(op)));
+            ScanJson.u64(y, "log_bytes_removed", c.plan().leaving().stream()
+                    .filter(r -> r.file().endsWith(".log")).mapToLong(RepairPlan.Leaving::length).sum());
+            ScanJson.u64(y, "quarantine_bytes", c.plan().quarantineBytes());
+            y.put("quarantine", c.quarantine() == null ? null : c.quarantine().toString());
+        }
+        ArrayNode undo = x.putArray("restore_newest_first");
+        l.quarantinesNewestFirst().forEach(q -> undo.add(q.toString()));
+        x.put("unsafe", l.unsafe());
+        return x;
+    }
+
+    private static void ranges(ArrayNode out, List<segtool.analyzers.salvage.OffsetRanges.Range> ranges) {
+        ranges.forEach(r -> out.add(r.toString()));
     }
 
     public static ObjectNode server(ServerGuard.Report r) {

@@ -12,6 +12,10 @@ import java.util.function.Function;
 import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.RecoveryEngine;
+import segtool.analyzers.recovery.Refusal;
+import segtool.analyzers.salvage.AtStake;
+import segtool.analyzers.salvage.OffsetRanges;
+import segtool.analyzers.salvage.Salvager;
 import segtool.analyzers.recovery.SegmentReport;
 import segtool.formats.index.IndexEntry;
 import segtool.formats.index.IndexFile;
@@ -40,7 +44,7 @@ public final class Repairer {
     public record Outcome(PartitionPath partition, boolean durable, Status status, PartitionReport before,
                           RepairPlan plan, Path quarantine, List<Path> resumed, List<Path> discarded,
                           List<Quarantine> pending, PartitionReport after, ServerGuard.Report server,
-                          List<String> notes, String error, Set<Long> segments) {
+                          List<String> notes, String error, Set<Long> segments, Loss loss) {
         /**
          * 0 clean or repaired (the next boot finds nothing to do; for rebuild-index: nothing to do for the
          * rebuilt segments), 1 changes pending, 2 refused, 3 I/O error, 4 in use.
@@ -150,6 +154,187 @@ public final class Repairer {
             run.plan = Planner.repair(run.before);
             return run.execute();
         });
+    }
+
+    /**
+     * One step of {@code repair --accept-loss}: the refusal it answers (null for the ordinary repair that follows the
+     * cuts), what is at stake (null likewise), its plan, and the quarantine that keeps what it removed (null until
+     * applied).
+     */
+    public record Cut(Refusal refusal, AtStake stake, RepairPlan plan, Path quarantine) {
+    }
+
+    /**
+     * What {@code repair --accept-loss} did or would do: the survey of every record that verifies (what the salvage
+     * archive holds), the archive written (null in a dry run or before any cut), the cuts in order, and, when no safe
+     * cut exists for a refusal, the one line that says why ({@code unsafe}).
+     */
+    public record Loss(Salvager.Result survey, Path archive, boolean archiveReused, List<Cut> cuts, String unsafe) {
+        public Loss {
+            cuts = List.copyOf(cuts);
+        }
+
+        /** The quarantines of the applied steps, newest first: the order {@code restore} undoes them in. */
+        public List<Path> quarantinesNewestFirst() {
+            List<Path> out = new ArrayList<>();
+            for (Cut c : cuts) {
+                if (c.quarantine() != null) {
+                    out.add(0, c.quarantine());
+                }
+            }
+            return out;
+        }
+    }
+
+    /** At most this many cuts per run; every cut removes bytes, so a longer chain means something is wrong. */
+    static final int MAX_CUTS = 64;
+
+    /**
+     * {@code repair --accept-loss}: the least-loss way from a refused partition to one the server boots. A dry run
+     * shows the first cut (what leaves the live partition, what the salvage archive keeps). With {@code apply}: the
+     * salvage archive is written to {@code salvageTo} first (or, after an interrupted run, the archive that run
+     * wrote there is reused), then each cut is applied like a repair (quarantine, journal, lock), the partition is
+     * judged again, and the next cut answers the next refusal, until the server would accept it; an ordinary repair
+     * then makes the files what its boot would make them. An accepted partition is repaired as by {@link #repair}.
+     */
+    public Outcome acceptLoss(PartitionPath partition, boolean durable, boolean apply, boolean force, Path salvageTo,
+                              String version) {
+        Run run = new Run(real(partition), durable, apply, force);
+        run.cuts = new ArrayList<>();
+        return locked(run, () -> {
+            if (!run.prepare()) {
+                return run.outcome(Status.IN_USE);
+            }
+            run.before = engine.judge(run.partition, durable);
+            Status judged = run.judged();
+            if (judged == Status.IO_ERROR) {
+                return run.outcome(judged);
+            }
+            if (judged == null) {
+                if (!run.before.changesFiles()) {
+                    run.after = run.resumed.isEmpty() ? null : run.before;
+                    return run.outcome(run.resumed.isEmpty() ? Status.CLEAN : Status.APPLIED);
+                }
+                run.plan = Planner.repair(run.before);
+                return run.execute();
+            }
+            Salvager.Options options = Salvager.Options.defaults(version)
+                    .withMaxBatchBytes(engine.options().maxBatchBytes());
+            run.survey = new Salvager(options).survey(run.partition, new ArrayList<>());
+            PartitionReport now = run.before;
+            RepairPlan next;
+            AtStake stake = AtStake.of(now, run.survey);
+            try {
+                next = AcceptLoss.plan(engine, now, stake);
+            } catch (AcceptLoss.Unsafe unsafe) {
+                run.unsafe = unsafe.getMessage();
+                return run.outcome(Status.REFUSED);
+            }
+            run.plan = next;
+            run.cuts.add(new Cut(now.refusal(), stake, next, null));
+            if (!apply) {
+                return run.outcome(Status.PLANNED);
+            }
+            if (salvageTo == null) {
+                throw new IOException(run.partition.directory() + ": repair --accept-loss --apply needs --salvage-to "
+                        + "DIR, where the salvage archive of every record that verifies is written first");
+            }
+            salvageFirst(run, options, salvageTo);
+            while (true) {
+                if (!confirm.approve(next)) {
+                    return run.outcome(Status.DECLINED);
+                }
+                Quarantine q = applier.apply(next, run.gate());
+                Cut done = run.cuts.remove(run.cuts.size() - 1);
+                run.cuts.add(new Cut(done.refusal(), done.stake(), done.plan(), q.directory()));
+                run.quarantine = run.quarantine == null ? q.directory() : run.quarantine;
+                now = engine.judge(run.partition, durable);
+                if (now.outcome() != PartitionReport.Outcome.REFUSED) {
+                    break;
+                }
+                if (run.cuts.size() >= MAX_CUTS) {
+                    run.unsafe = "still refused after " + MAX_CUTS + " cuts: " + now.refusal() + "; segtool stops";
+                    run.after = now;
+                    return run.outcome(Status.APPLIED);
+                }
+                stake = AtStake.of(now, new Salvager(options).survey(run.partition, new ArrayList<>()));
+                try {
+                    next = AcceptLoss.plan(engine, now, stake);
+                } catch (AcceptLoss.Unsafe unsafe) {
+                    run.unsafe = unsafe.getMessage();
+                    run.after = now;
+                    return run.outcome(Status.APPLIED);
+                }
+                run.cuts.add(new Cut(now.refusal(), stake, next, null));
+            }
+            if (now.outcome() == PartitionReport.Outcome.ACCEPTED && now.changesFiles()) {
+                RepairPlan repair = Planner.repair(now);
+                run.cuts.add(new Cut(null, null, repair, null));
+                if (!confirm.approve(repair)) {
+                    run.after = now;
+                    return run.outcome(Status.DECLINED);
+                }
+                Quarantine q = applier.apply(repair, run.gate());
+                run.cuts.set(run.cuts.size() - 1, new Cut(null, null, repair, q.directory()));
+                now = engine.judge(run.partition, durable);
+            }
+            run.after = now;
+            if (ExitCode.of(now) != ExitCode.CLEAN) {
+                run.notes.add("after the cuts the partition still is not clean: " + (now.refusal() != null
+                        ? now.refusal().toString() : now.ioError() != null ? now.ioError()
+                        : now.operations().size() + " operation(s) pending"));
+            }
+            return run.outcome(Status.APPLIED);
+        });
+    }
+
+    /**
+     * Writes the salvage archive before any cut. An archive already at {@code out} is reused only when it is a
+     * salvage archive of this same partition (an interrupted accept-loss run wrote it before changing anything).
+     */
+    private static void salvageFirst(Run run, Salvager.Options options, Path out) throws IOException {
+        Path target = out.toAbsolutePath().normalize();
+        if (Files.isDirectory(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                && Files.isRegularFile(target.resolve(Salvager.SUMMARY), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            com.fasterxml.jackson.databind.JsonNode summary;
+            try {
+                summary = Manifest.mapper().readTree(target.resolve(Salvager.SUMMARY).toFile());
+            } catch (IOException unreadable) {
+                summary = null;
+            }
+            String dir = run.partition.directory().toAbsolutePath().normalize().toString();
+            if (summary != null && Salvager.SCHEMA.equals(summary.path("schema").asText())
+                    && dir.equals(summary.path("partition").path("directory").asText())
+                    && covers(summary.path("archived_offsets"), run.survey.archived())) {
+                run.archive = target;
+                run.archiveReused = true;
+                run.notes.add("reusing the salvage archive " + target + ": it is of this partition and holds every "
+                        + "offset a record that verifies holds now");
+                return;
+            }
+        }
+        Salvager.Result written = new Salvager(options.withMessages(true)).salvage(run.partition, target,
+                new ArrayList<>());
+        run.archive = written.archive();
+    }
+
+    /** True when the summary's {@code archived_offsets} hold every offset of {@code now}. */
+    private static boolean covers(com.fasterxml.jackson.databind.JsonNode archived, OffsetRanges now) {
+        OffsetRanges held = new OffsetRanges();
+        for (com.fasterxml.jackson.databind.JsonNode r : archived) {
+            try {
+                held.add(Long.parseUnsignedLong(r.path("first").asText()),
+                        Long.parseUnsignedLong(r.path("last").asText()));
+            } catch (NumberFormatException bad) {
+                return false;
+            }
+        }
+        for (OffsetRanges.Range r : now.list()) {
+            if (!held.missingWithin(r.first(), r.last()).isEmpty()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -328,6 +513,15 @@ public final class Repairer {
         RepairPlan plan;
         Path quarantine;
         PartitionReport after;
+        List<Cut> cuts;
+        Salvager.Result survey;
+        Path archive;
+        boolean archiveReused;
+        String unsafe;
+
+        Loss loss() {
+            return cuts == null ? null : new Loss(survey, archive, archiveReused, cuts, unsafe);
+        }
 
         Run(PartitionPath partition, boolean durable, boolean apply, boolean force) {
             this.partition = partition;
@@ -446,7 +640,8 @@ public final class Repairer {
 
         Outcome outcome(Status status) {
             return new Outcome(partition, durable, status, before, plan, quarantine, List.copyOf(resumed),
-                    List.copyOf(discarded), List.copyOf(pending), after, server, List.copyOf(notes), null, segments);
+                    List.copyOf(discarded), List.copyOf(pending), after, server, List.copyOf(notes), null, segments,
+                    loss());
         }
 
         Outcome failed(Exception e) {
@@ -463,7 +658,7 @@ public final class Repairer {
             }
             return new Outcome(partition, durable, Status.IO_ERROR, before, plan, quarantine, List.copyOf(resumed),
                     List.copyOf(discarded), List.copyOf(pending), after, server, List.copyOf(notes), message,
-                    segments);
+                    segments, loss());
         }
     }
 }

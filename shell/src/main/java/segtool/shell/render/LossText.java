@@ -89,8 +89,10 @@ public final class LossText {
         out.add("     The archive holds " + words(s.salvageable()) + " with their "
                 + "original bytes. " + cut(s) + " " + (lost.isEmpty() ? "Nothing else is lost" : "Lost for good: "
                 + lostWords) + ". After it the server gives every offset above the last one it keeps to new "
-                + "messages again; a producer can replay the archive's messages.ndjson under new offsets. (segtool "
-                + "does not do this cut yet: repair --accept-loss is not implemented, see docs/repair.md.)");
+                + "messages again; a producer can replay the archive's messages.ndjson under new offsets. segtool "
+                + "makes the cut, salvage archive first, quarantine and restore as for any repair (see "
+                + "docs/repair.md):");
+        out.add("       $ segtool repair " + r.partition().directory() + " --accept-loss --apply --salvage-to OUT");
         out.add("  3. Leave it to the server: it refuses this partition at boot (" + r.refusal().variant() + ") and "
                 + "either moves all its files into a " + r.partition().directory().getFileName() + ".fenced.<n> "
                 + "directory or tombstones it with the files left in place; either way it serves none of its "

@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -51,6 +52,20 @@ public final class RepairCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    @Option(names = "--accept-loss", description = "For a refused partition: plan the least-loss cut that gets it "
+            + "to a state the server boots (docs/repair.md): cut the log at the damage and move later segments aside, "
+            + "move the segments after a hole aside, or rebuild an index from what the log proves. The dry run shows "
+            + "the offsets and bytes that leave the live partition. With --apply (needs --salvage-to) the salvage "
+            + "archive is written first, then each cut goes through the quarantine like any repair; restore the "
+            + "quarantines newest first to undo. Refusals about sizes, and partitions with a WAL checkpoint, are "
+            + "refused (exit 2).")
+    boolean acceptLoss;
+
+    @Option(names = "--salvage-to", paramLabel = "DIR", description = "With --accept-loss --apply: where the "
+            + "salvage archive (every record that verifies, with messages.ndjson) is written before any cut; must "
+            + "not exist, or be the archive an interrupted accept-loss run wrote for this partition.")
+    String salvageTo;
+
     @Spec
     CommandSpec spec;
 
@@ -62,7 +77,19 @@ public final class RepairCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), target + " is a segment file; repair takes "
                     + "the partition directory (rebuild-index takes a segment)");
         }
+        if (salvageTo != null && !acceptLoss) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--salvage-to goes with --accept-loss");
+        }
+        if (acceptLoss && repair.apply && salvageTo == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "repair --accept-loss --apply needs "
+                    + "--salvage-to DIR: the salvage archive of every record that verifies is written there before "
+                    + "any cut");
+        }
         List<PartitionPath> partitions = RepairCli.partitions(spec, targets, verdict);
+        if (acceptLoss && salvageTo != null && partitions.size() != 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--accept-loss --salvage-to takes one "
+                    + "partition, but " + target + " holds " + partitions.size() + "; name the partition directory");
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         repair.noteDryRun(err);
@@ -85,8 +112,12 @@ public final class RepairCommand implements Callable<Integer> {
             } else {
                 RepairCli.warnMode(in, given, err, "segtool: WARNING: " + in.partition().directory() + ": ");
             }
-            outcomes.add(RepairCli.repairer(verdict, in, confirm).repair(in.partition(), in.durability().durable(),
-                    repair.apply, repair.force));
+            var repairer = RepairCli.repairer(verdict, in, confirm);
+            boolean durable = in.durability().durable();
+            outcomes.add(acceptLoss
+                    ? repairer.acceptLoss(in.partition(), durable, repair.apply, repair.force,
+                    salvageTo == null ? null : Path.of(salvageTo), Version.current())
+                    : repairer.repair(in.partition(), durable, repair.apply, repair.force));
             judged.add(in);
         }
         RepairCli.warnForce(outcomes, err);
@@ -100,7 +131,9 @@ public final class RepairCommand implements Callable<Integer> {
             for (int i = 0; i < outcomes.size(); i++) {
                 Repairer.Outcome o = outcomes.get(i);
                 RepairText.outcome(out, o, name(o.partition(), target), output.quiet());
-                if (o.status() == Repairer.Status.REFUSED && !output.quiet()) {
+                if (o.loss() != null && !output.quiet()) {
+                    RepairText.loss(out, o);
+                } else if (o.status() == Repairer.Status.REFUSED && !output.quiet()) {
                     segtool.shell.render.LossText.print(out, segtool.analyzers.salvage.AtStake.survey(o.before(),
                             verdict.maxMessageSizeUpper + 256), o.before(), "  ", 0);
                 }

@@ -34,7 +34,9 @@ final class RepairText {
         for (var q : o.pending()) {
             out.println("  an interrupted repair is unfinished: " + q.directory() + "; --apply finishes it first");
         }
-        switch (o.status()) {
+        boolean lossShown = o.loss() != null && o.loss().survey() != null
+                && (o.status() == Repairer.Status.PLANNED || o.status() == Repairer.Status.APPLIED);
+        switch (lossShown ? Repairer.Status.DECLINED : o.status()) {
             case PLANNED:
                 plan(out, o.plan());
                 out.println("  --apply copies " + o.plan().leaving().size() + " byte range(s) (" + bytes(
@@ -85,7 +87,98 @@ final class RepairText {
         }
     }
 
+    /**
+     * The accept-loss part of a partition's report: per cut, the refusal it answers, what leaves the live partition
+     * (offsets and bytes) and where it is kept, the offsets no record holds, that clients were already promised
+     * them, and the plan; the salvage archive; the restore commands, newest first.
+     */
+    static void loss(PrintWriter out, Repairer.Outcome o) {
+        Repairer.Loss l = o.loss();
+        if (l.unsafe() != null) {
+            out.println("  accept-loss: no safe cut: " + l.unsafe());
+        }
+        if (l.survey() == null) {
+            return;
+        }
+        out.println("  salvage archive: " + (l.archive() == null ? "not written yet (--apply --salvage-to DIR writes "
+                + "it before any cut)" : l.archive() + (l.archiveReused() ? " (reused)" : ""))
+                + ": " + (l.survey().archived().isEmpty() ? "no record verifies anywhere"
+                : "offsets " + ranges(l.survey().archived().list()) + " in " + l.survey().batches() + " record(s) that verify"));
+        int n = 0;
+        for (Repairer.Cut c : l.cuts()) {
+            n++;
+            if (c.stake() == null) {
+                out.println("  step " + n + ": the ordinary repair of the accepted partition"
+                        + (c.quarantine() == null ? "" : ", quarantine " + c.quarantine()));
+                plan(out, c.plan());
+                continue;
+            }
+            var cut = c.stake().cut();
+            out.println("  cut " + n + ", for " + c.refusal() + (c.quarantine() == null ? " (not applied)"
+                    : ", quarantine " + c.quarantine()) + ":");
+            out.println("    " + cutWords(cut));
+            String leaving = cut.offsetsLeaving().isEmpty() ? "no offset held by a record that verifies"
+                    : "offsets " + ranges(cut.offsetsLeaving());
+            long logBytes = c.plan().leaving().stream().filter(x -> x.file().endsWith(".log"))
+                    .mapToLong(RepairPlan.Leaving::length).sum();
+            out.println("    leaving the live partition: " + leaving + ", " + bytes(logBytes)
+                    + " of log; the salvage archive keeps the records, the quarantine every byte ("
+                    + bytes(c.plan().quarantineBytes()) + " with the indexes)");
+            List<String> missing = c.stake().missing().stream().map(m -> m.offsets().toString()).toList();
+            if (!missing.isEmpty()) {
+                out.println("    no record that verifies holds offsets " + String.join(", ", missing)
+                        + ": they are lost for good unless a replica or a backup has them");
+            }
+            out.println("    clients were already promised these offsets: the server acknowledged them to producers "
+                    + "and may have served them to consumers; after the cut it gives every offset above the last one "
+                    + "it keeps to new messages, with other contents");
+            plan(out, c.plan());
+        }
+        if (o.status() == Repairer.Status.PLANNED) {
+            out.println("  after this cut segtool judges again: a further refusal gets its own cut, shown (and asked "
+                    + "for, unless -y) before it is applied; then the ordinary repair");
+        }
+        List<java.nio.file.Path> undo = l.quarantinesNewestFirst();
+        if (!undo.isEmpty()) {
+            out.println("  undo, newest first:");
+            for (java.nio.file.Path q : undo) {
+                out.println("    $ segtool restore " + q + " --apply");
+            }
+        }
+        if (o.after() != null) {
+            out.println("  now: " + Verdicts.summary(o.after()));
+        }
+    }
+
+    private static String ranges(List<segtool.analyzers.salvage.OffsetRanges.Range> r) {
+        return String.join(", ", r.stream().map(Object::toString).toList());
+    }
+
+    private static String cutWords(segtool.analyzers.salvage.AtStake.Cut c) {
+        String seg = "segment " + segtool.formats.io.U64.str(c.segment());
+        return switch (c.plan()) {
+            case CUT_LOG -> "truncate " + seg + "'s log at byte " + segtool.formats.io.U64.str(c.position())
+                    + ", move every later segment aside";
+            case MOVE_SEGMENTS_ASIDE -> "move the segments from " + seg + " on aside";
+            case MOVE_EMPTY_ASIDE -> "move the empty " + seg + " aside";
+            case REBUILD_INDEX -> "rebuild " + seg + "'s index from what its log proves";
+            case NONE -> "no cut";
+        };
+    }
+
     static String headline(Repairer.Outcome o) {
+        if (o.loss() != null && o.loss().survey() != null) {
+            switch (o.status()) {
+                case PLANNED:
+                    return "refused (" + o.before().refusal().variant() + "); accept-loss would cut (dry run; "
+                            + "--apply --salvage-to DIR to do it)";
+                case APPLIED:
+                    return "accepted the loss: " + o.loss().cuts().size() + " step(s) applied"
+                            + (o.exitCode() == 0 ? "; the next boot finds nothing to do" : "");
+                default:
+                    break;
+            }
+        }
         switch (o.status()) {
             case CLEAN:
                 return o.pending().isEmpty() ? "clean, nothing to change"

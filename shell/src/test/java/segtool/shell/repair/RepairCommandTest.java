@@ -172,6 +172,41 @@ class RepairCommandTest {
     }
 
     @Test
+    void acceptLoss_dryRunShowsTheCut_applyNeedsSalvageTo_thenBoots_andRestoreUndoes() throws Exception {
+        Path d = refused(2);
+        Map<String, byte[]> before = files(data);
+        Run dry = run("repair", d.toString(), "--accept-loss");
+        assertEquals(1, dry.exit(), dry.out() + dry.err());
+        assertTrue(dry.out().contains("accept-loss would cut"), dry.out());
+        assertTrue(dry.out().contains("leaving the live partition: offsets "), dry.out());
+        assertTrue(dry.out().contains("clients were already promised these offsets"), dry.out());
+        assertSameFiles(before, files(data));
+
+        Run noArchive = run("repair", d.toString(), "--accept-loss", "--apply");
+        assertEquals(64, noArchive.exit(), noArchive.out() + noArchive.err());
+        assertTrue(noArchive.err().contains("--salvage-to"), noArchive.err());
+        assertEquals(64, run("repair", d.toString(), "--salvage-to", data.resolve("x").toString()).exit());
+        assertSameFiles(before, files(data));
+
+        Path archive = d.resolveSibling("salvaged");
+        Run applied = run("repair", d.toString(), "--accept-loss", "--apply", "-y", "--salvage-to",
+                archive.toString(), "--json");
+        assertEquals(0, applied.exit(), applied.out() + applied.err());
+        JsonNode loss = applied.json().get("partitions").get(0).get("accept_loss");
+        assertEquals("cut_log", loss.get("cuts").get(0).get("kind").asText());
+        assertTrue(loss.get("cuts").get(0).get("offsets_were_promised").asBoolean());
+        assertTrue(Files.isRegularFile(archive.resolve("salvage.json")));
+        assertTrue(Files.isRegularFile(archive.resolve("messages.ndjson")));
+        assertEquals(0, run("scan", d.toString()).exit());
+        for (JsonNode q : loss.get("restore_newest_first")) {
+            assertEquals(0, run("restore", q.asText(), "--apply", "-y").exit());
+        }
+        Map<String, byte[]> restored = files(data);
+        restored.keySet().removeIf(k -> k.contains("salvaged"));
+        assertSameFiles(before, restored);
+    }
+
+    @Test
     void dataDirectory_repairsWhatItCan_andExplainsTheRest() throws Exception {
         damaged(1);
         refused(2);
