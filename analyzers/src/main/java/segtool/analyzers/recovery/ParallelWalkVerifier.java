@@ -27,17 +27,18 @@ import segtool.formats.log.RecordVerifier;
  * larger than a window gets a slot of its own and is verified through a mapping.
  *
  * <p>Hand-over: a slot carries the sequence number it was published under and the one it was verified under, both
- * volatile; a worker claims the next sequence number from one counter. Nothing is allocated and no lock is taken
+ * volatile; a worker claims the next sequence number from one counter, and so does the judging thread while it
+ * waits for an answer (so {@code threads - 1} workers and the walk keep {@code threads} cores busy). Nothing is allocated and no lock is taken
  * per record or per window; a waiting side spins briefly, then parks until the other side unparks it.
  *
  * <p>Answers equal a sequential check's: the chain stops where a header does not decode, claims more than
  * {@code MAXB} or runs past the end (where the walk stops too), or where a read ahead fails; a record the walk asks
  * for that the ring does not hold, or whose verification met an I/O error, is verified again on the walk's own
- * thread, as a sequential walk would, and only then does its error count. Memory: 2 x threads windows.
+ * thread, as a sequential walk would, and only then does its error count. Memory: 2 x threads windows (at least 4).
  */
 final class ParallelWalkVerifier extends WalkVerifier {
     private static final int HEADER_WINDOW = 64 * 1024;
-    private static final int SPINS = 2_000;
+    private static final int SPINS = 200;
     private static final ExecutorService POOL = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
             new SynchronousQueue<>(), r -> {
                 Thread t = new Thread(r, "segtool-verify");
@@ -52,6 +53,7 @@ final class ParallelWalkVerifier extends WalkVerifier {
     private final Slot[] ring;
     private final Worker[] workers;
     private final RecordVerifier aside = new RecordVerifier();
+    private final RecordVerifier helper = new RecordVerifier();
     private final AtomicLong claim = new AtomicLong();
     private final CountDownLatch exited;
     private volatile boolean closed;
@@ -104,7 +106,7 @@ final class ParallelWalkVerifier extends WalkVerifier {
                     if (!awaitReady(slot, s)) {
                         return;
                     }
-                    verifySlot(slot);
+                    verifySlot(slot, verifier);
                     slot.done = s;
                     Thread w = waiting;
                     if (w != null) {
@@ -134,34 +136,36 @@ final class ParallelWalkVerifier extends WalkVerifier {
             }
             return true;
         }
+    }
 
-        private void verifySlot(Slot slot) {
-            slot.error = null;
-            int k = 0;
-            try {
-                for (; k < slot.count; k++) {
-                    long p = slot.position[k];
-                    long n = slot.length[k];
-                    // a record larger than the window is the slot's only one, verified through a mapping
-                    slot.defect[k] = p + n <= slot.end
-                            ? verifier.verify(slot.buffer, (int) (p - slot.base), n, p)
-                            : verifier.verify(slot.channel, p, n);
-                }
-            } catch (IOException e) {
-                slot.error = e;
-            } catch (RuntimeException e) {
-                slot.error = new IOException(e);
+    /** Verifies every record of {@code slot} with {@code verifier}; the first I/O error ends it. */
+    private static void verifySlot(Slot slot, RecordVerifier verifier) {
+        slot.error = null;
+        int k = 0;
+        try {
+            for (; k < slot.count; k++) {
+                long p = slot.position[k];
+                long n = slot.length[k];
+                // a record larger than the window is the slot's only one, verified through a mapping
+                slot.defect[k] = p + n <= slot.end
+                        ? verifier.verify(slot.buffer, (int) (p - slot.base), n, p)
+                        : verifier.verify(slot.channel, p, n);
             }
-            slot.answered = k;
+        } catch (IOException e) {
+            slot.error = e;
+        } catch (RuntimeException e) {
+            slot.error = new IOException(e);
         }
+        slot.answered = k;
     }
 
     ParallelWalkVerifier(SegmentChannel log, int threads, int window, long maxBatchBytes) throws IOException {
         this.log = log;
         this.size = log.size();
         this.maxBatchBytes = maxBatchBytes;
-        this.workers = new Worker[Math.max(1, threads)];
-        this.ring = new Slot[2 * workers.length];
+        // the judging thread verifies slots too while it waits, so threads - 1 workers keep `threads` cores busy
+        this.workers = new Worker[Math.max(1, threads - 1)];
+        this.ring = new Slot[2 * Math.max(2, threads)];
         this.exited = new CountDownLatch(workers.length);
         SegmentChannel headerChannel = null;
         try {
@@ -283,6 +287,10 @@ final class ParallelWalkVerifier extends WalkVerifier {
 
     private void awaitDone(Slot slot, long s) throws IOException {
         for (int i = 0; slot.done != s; i++) {
+            if (help()) {
+                i = 0;
+                continue;
+            }
             if (i < SPINS) {
                 Thread.onSpinWait();
                 continue;
@@ -297,6 +305,21 @@ final class ParallelWalkVerifier extends WalkVerifier {
                 throw new IOException(log.path() + ": interrupted while verifying");
             }
         }
+    }
+
+    /**
+     * Verifies the next published slot no worker has claimed yet, on the judging thread; false when there is none.
+     * It takes the sequence number from the same counter the workers claim from, so each slot is verified once.
+     */
+    private boolean help() {
+        long c = claim.get();
+        if (c >= published || !claim.compareAndSet(c, c + 1)) {
+            return false;
+        }
+        Slot slot = ring[(int) (c % ring.length)];
+        verifySlot(slot, helper);
+        slot.done = c;
+        return true;
     }
 
     /** Fills the slot for sequence {@code published} from {@link #next} and publishes it, unless the chain ended. */
@@ -416,6 +439,7 @@ final class ParallelWalkVerifier extends WalkVerifier {
             }
         }
         first = closeOne(aside, first);
+        first = closeOne(helper, first);
         if (walkHeaders != null) {
             first = closeOne(walkHeaders, first);
         }
