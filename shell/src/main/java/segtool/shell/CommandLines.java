@@ -15,6 +15,20 @@ import segtool.shell.repl.ReplCommands;
  * tests: the commands, their exit-code help, and the one place errors become a line on stderr and an exit code.
  */
 public final class CommandLines {
+    /**
+     * picocli registers, for every CommandLine it builds, converters for the java.sql and java.time types by
+     * reflection, loading and initialising some 80 classes (the JDBC driver manager, date-time formatters) that no
+     * segtool option needs: none has such a type (timestamps are parsed by {@code Numbers}; LazyTreeTest checks).
+     * Its documented switch leaves them out.
+     */
+    static final String CONVERTER_EXCLUDES = "java\\.sql\\..*,java\\.time\\..*";
+
+    static {
+        if (System.getProperty("picocli.converters.excludes") == null) {
+            System.setProperty("picocli.converters.excludes", CONVERTER_EXCLUDES);
+        }
+    }
+
     private CommandLines() {
     }
 

@@ -90,6 +90,24 @@ class LazyTreeTest {
     }
 
     @Test
+    void noOptionNeedsTheConvertersLeftOut() {
+        List<String> found = new ArrayList<>();
+        for (CommandLine sub : CommandLines.oneShot().getSubcommands().values()) {
+            for (CommandLine.Model.ArgSpec arg : sub.getCommandSpec().args()) {
+                for (Class<?> type : arg.auxiliaryTypes()) {
+                    String name = type.getName();
+                    boolean left = name.startsWith("java.sql.") || name.startsWith("java.time.");
+                    if (left && arg.converters().length == 0) {
+                        found.add(sub.getCommandName() + " " + arg + ": " + name);
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), found, "options typed with converters CommandLines leaves out of picocli");
+        assertEquals(CommandLines.CONVERTER_EXCLUDES, System.getProperty("picocli.converters.excludes"));
+    }
+
+    @Test
     void versionNeedsNoSubcommandAndPrintsTheSame() {
         String full = run(CommandLines.oneShot(), "--version");
         assertTrue(full.startsWith("exit 0\nsegtool "), full);
