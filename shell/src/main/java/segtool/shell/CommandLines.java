@@ -84,7 +84,7 @@ public final class CommandLines {
                 : ExitCodes.IO_ERROR);
         configure(cmd);
         segtool.shell.options.Numbers.register(cmd);
-        cmd.setExecutionStrategy(segtool.shell.options.OutputOptions::execute);
+        cmd.setExecutionStrategy(CommandLines::addressed);
         cmd.setExecutionExceptionHandler(CommandLines::handle);
         cmd.setParameterExceptionHandler(CommandLines::usageError);
         cmd.setCaseInsensitiveEnumValuesAllowed(true);
@@ -110,6 +110,27 @@ public final class CommandLines {
                 configure(sub);
             }
         }
+    }
+
+    /**
+     * Runs the command with its output naming paths inside a crash dump by their lasting address (see
+     * {@link Dumps}), never by the temporary extraction; its errors too, since they go to the same writers.
+     */
+    private static int addressed(CommandLine.ParseResult parsed) {
+        CommandLine.ParseResult leaf = parsed;
+        // the writers of the whole chain first: a parent that makes its default writer later hands it to its
+        // subcommands, replacing the leaf's
+        for (CommandLine c : parsed.asCommandLineList()) {
+            c.getOut();
+            c.getErr();
+        }
+        while (leaf.subcommand() != null) {
+            leaf = leaf.subcommand();
+        }
+        CommandLine c = leaf.commandSpec().commandLine();
+        c.setOut(Dumps.addressed(c.getOut()));
+        c.setErr(Dumps.addressed(c.getErr()));
+        return segtool.shell.options.OutputOptions.execute(parsed);
     }
 
     /** A bad command line: one line, the suggestions picocli has, and where to look; never the whole usage. */

@@ -119,7 +119,8 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
             maxBytes = Math.max(0, Math.min(maxBytes, COPY_CAP));
             PartitionPath partition;
             List<Long> starts;
-            boolean single = isSegment(target, ShellSession.of(spec).openPath());
+            boolean single = isSegment(ShellSession.onDisk(spec, target),
+                    ShellSession.onDisk(spec, ShellSession.of(spec).openPath()));
             if (single) {
                 SegmentRef ref = SegmentRef.resolve(spec, target, read.partitionId);
                 partition = ref.partition();
@@ -176,10 +177,10 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
 
         private static boolean isSegment(Path target, Path open) {
             if (target == null) {
-                return open != null && Files.isRegularFile(open) && !ShellSession.isDump(open);
+                return open != null && Files.isRegularFile(open);
             }
             if (Files.isRegularFile(target)) {
-                return !ShellSession.isDump(target);
+                return true;
             }
             return !Files.isDirectory(target);
         }

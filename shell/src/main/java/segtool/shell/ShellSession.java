@@ -48,6 +48,15 @@ public final class ShellSession {
         openPath = path;
     }
 
+    /**
+     * The open path as it is on disk: the open path itself, or for a crash dump (opened as {@code DUMP} or
+     * {@code DUMP::INNER}) the place it was extracted to; null when nothing is open.
+     */
+    public Path openOnDisk() {
+        Path p = openPath;
+        return p == null ? null : Dumps.peek(p);
+    }
+
     /** The shell's terminal, or null for a one-shot command. */
     public Terminal terminal() {
         return terminal;
@@ -76,7 +85,7 @@ public final class ShellSession {
             throw new CommandLine.ParameterException(spec.commandLine(), "Missing required parameter: 'PATH'"
                     + " (or `open PATH` first in the shell)");
         }
-        if (Dumps.isArchive(p)) {
+        if (Dumps.isArchive(p) || Dumps.isAddress(p.toString())) {
             throw new CommandLine.ParameterException(spec.commandLine(), p + ": a crash dump is read-only; extract it"
                     + " and repair the directory, or repair the node's data directory itself");
         }
@@ -115,12 +124,24 @@ public final class ShellSession {
         return resolve(spec, path == null ? null : path.toString());
     }
 
-    /** True when {@code p} is a crash dump (an archive opened in place of a directory). */
+    /** True when {@code p} is a crash dump (an archive opened in place of a directory) or a path inside one. */
     public static boolean isDump(Path p) {
-        return p != null && Dumps.isArchive(p);
+        return p != null && Dumps.namesDump(p.toString());
     }
 
-    private static Path onDisk(CommandSpec spec, Path p) throws IOException {
-        return Dumps.isArchive(p) ? Dumps.open(p, spec.commandLine().getErr()) : p;
+    /**
+     * What {@code p} names on disk, without the shell's defaults: a crash dump ({@code DUMP}) is its extracted root
+     * and {@code DUMP::INNER} that path inside it (extracted once per process); anything else is {@code p}.
+     */
+    public static Path onDisk(CommandSpec spec, Path p) throws IOException {
+        return p == null ? null : Dumps.onDisk(p.toString(), spec.commandLine().getErr());
+    }
+
+    /**
+     * {@code w}, writing every path under a crash dump's extraction as its lasting {@code DUMP::INNER} address
+     * (the extraction is removed when the command ends; the address is what a next command can be given).
+     */
+    public static java.io.PrintWriter addressed(java.io.PrintWriter w) {
+        return Dumps.addressed(w);
     }
 }

@@ -34,8 +34,11 @@ public record SegmentRef(PartitionPath partition, long start, Path log, Path ind
     }
 
     private static SegmentRef resolve(CommandSpec spec, Path arg) throws IOException {
+        if (arg != null && ShellSession.isDump(arg)) {
+            arg = ShellSession.onDisk(spec, arg);
+        }
         if (arg == null) {
-            Path open = ShellSession.of(spec).openPath();
+            Path open = ShellSession.onDisk(spec, ShellSession.of(spec).openPath());
             if (open != null && Files.isRegularFile(open)) {
                 return resolve(spec, open);
             }
@@ -58,7 +61,7 @@ public record SegmentRef(PartitionPath partition, long start, Path log, Path ind
         }
         Long bare = U64.parse(text);
         if (bare != null && !text.contains("/")) {
-            Path open = ShellSession.of(spec).openPath();
+            Path open = ShellSession.onDisk(spec, ShellSession.of(spec).openPath());
             if (open != null) {
                 Path dir = Files.isRegularFile(open) ? open.toAbsolutePath().getParent() : open;
                 return of(dir, bare);

@@ -226,7 +226,7 @@ public final class Repl implements AutoCloseable {
 
     /** {@code segtool s1/t1/p1> }: what is open, and the last exit code when it was not 0. */
     String prompt() {
-        Path open = session.openPath();
+        Path open = session.openOnDisk();
         String where = "";
         if (open != null) {
             boolean file = Files.isRegularFile(open);

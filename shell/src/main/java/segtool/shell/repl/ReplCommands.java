@@ -37,8 +37,9 @@ public final class ReplCommands {
     }
 
     @Command(name = "open", mixinStandardHelpOptions = true, versionProvider = Version.class,
-            description = "Open a data directory, partition directory or segment file: commands use it when PATH is "
-                    + "left out, SEGMENT may be given as a start offset, and the prompt shows it.")
+            description = "Open a data directory, partition directory or segment file, or a crash dump (DUMP or "
+                    + "DUMP::PATH inside it): commands use it when PATH is left out, SEGMENT may be given as a start "
+                    + "offset, and the prompt shows it.")
     static final class Open implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "PATH", description = "What to open.")
         Path path;
@@ -48,9 +49,12 @@ public final class ReplCommands {
 
         @Override
         public Integer call() throws Exception {
-            Targets t = Targets.resolve(path);
-            Path abs = path.toAbsolutePath().normalize();
-            ShellSession.of(spec).open(abs);
+            Path onDisk = ShellSession.onDisk(spec, path);
+            Targets t = Targets.resolve(onDisk);
+            // a crash dump stays open under its address (DUMP or DUMP::INNER); its extraction is printed that way
+            ShellSession.of(spec).open(ShellSession.isDump(path) ? path.toAbsolutePath() : path.toAbsolutePath()
+                    .normalize());
+            Path abs = onDisk.toAbsolutePath().normalize();
             PrintWriter out = spec.commandLine().getOut();
             switch (t.kind()) {
                 case DATA_DIRECTORY:

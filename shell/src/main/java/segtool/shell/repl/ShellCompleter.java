@@ -192,7 +192,7 @@ public final class ShellCompleter implements Completer {
     // ---- what the open partition offers ------------------------------------------------------------------
 
     private Path openDirectory() {
-        Path open = session.openPath();
+        Path open = session.openOnDisk();
         if (open == null) {
             return null;
         }
