@@ -257,12 +257,21 @@ function _picocli_segtool_scan() {
 
   local commands=""
   local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
+  local arg_opts="'--stream' '--topic' '--partition' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
   local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
+    '--stream')
+      return
+      ;;
+    '--topic')
+      return
+      ;;
+    '--partition')
+      return
+      ;;
     '--durability')
       local IFS=$'\n'
       COMPREPLY=( $( compReplyArray "${persistedreplicated_option_args[@]}" ) )
@@ -286,13 +295,6 @@ function _picocli_segtool_scan() {
     COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
   else
     local positionals=""
-    local currIndex
-    currIndex=$(currentPositionalIndex "scan" "${arg_opts}" "${flag_opts}")
-    if (( currIndex >= 0 && currIndex <= 0 )); then
-      local IFS=$'\n'
-      type compopt &>/dev/null && compopt -o filenames
-      positionals=$( compgen -f -- "${curr_word}" ) # files
-    fi
     local IFS=$'\n'
     COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
   fi
@@ -306,7 +308,7 @@ function _picocli_segtool_explain() {
 
   local commands=""
   local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
+  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '--stream' '--topic' '--partition' '-q' '--quiet'"
   local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
@@ -324,6 +326,15 @@ function _picocli_segtool_explain() {
       return
       ;;
     '--wal-checkpoint')
+      return
+      ;;
+    '--stream')
+      return
+      ;;
+    '--topic')
+      return
+      ;;
+    '--partition')
       return
       ;;
     '-q'|'--quiet')

@@ -137,7 +137,7 @@ public final class CompareCommand implements Callable<Integer> {
     /** The partitions PATH names (a crash dump is extracted first), checked to have partition ids. */
     static List<PartitionPath> partitions(CommandSpec spec, String path, VerdictOptions verdict) throws Exception {
         Path target = ShellSession.resolve(spec, path);
-        Targets targets = Targets.resolve(target);
+        Targets targets = ShellSession.targets(spec, target);
         if (targets.kind() == Targets.Kind.SEGMENT) {
             throw new CommandLine.ParameterException(spec.commandLine(), path + ": a segment file; give the "
                     + "partition or data directory");

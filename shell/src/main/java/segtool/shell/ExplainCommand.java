@@ -63,6 +63,9 @@ public final class ExplainCommand implements Callable<Integer> {
     VerdictOptions verdict;
 
     @Mixin
+    segtool.shell.options.Selection selection;
+
+    @Mixin
     OutputOptions output;
 
     @Spec
@@ -72,7 +75,8 @@ public final class ExplainCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Path target = path;
         String only = segment;
-        Judged judged = Judged.of(spec, target == null ? null : target.toString(), verdict, output, true);
+        Judged judged = Judged.of(spec, target == null ? List.of() : List.of(target.toString()), selection, verdict,
+                output, true);
         Long filter = judged.targets().segment();
         if (only != null) {
             filter = SegmentFiles.startOffsetOf(SegmentFiles.stemOf(only.endsWith(".log") || only.endsWith(".index")

@@ -15,6 +15,7 @@ import segtool.analyzers.layout.DataDirJudge;
 import segtool.analyzers.layout.Targets;
 import segtool.formats.naming.PartitionPath;
 import segtool.shell.options.OutputOptions;
+import segtool.shell.options.Selection;
 import segtool.shell.options.VerdictOptions;
 
 /**
@@ -29,8 +30,28 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
     /** Resolves {@code path} (or the shell's open path), judges it, and shows progress on a terminal. */
     public static Judged of(CommandSpec spec, String path, VerdictOptions verdict, OutputOptions output, boolean both)
             throws Exception {
-        Path target = ShellSession.resolve(spec, path);
-        Targets targets = Targets.resolve(target);
+        return of(spec, path == null ? List.of() : List.of(path), null, verdict, output, both);
+    }
+
+    /**
+     * As {@link #of(CommandSpec, String, VerdictOptions, OutputOptions, boolean)} for several PATHs (none: the open
+     * path), each resolved on its own and their partitions judged together, narrowed to {@code selection} (null:
+     * all). Several PATHs are named from their common parent, so that {@code node-1:s1/t1/p1} and
+     * {@code node-2:s1/t1/p1} stay apart; a partition named twice is judged once.
+     */
+    public static Judged of(CommandSpec spec, List<String> paths, Selection selection, VerdictOptions verdict,
+                            OutputOptions output, boolean both) throws Exception {
+        List<String> given = paths.isEmpty() ? java.util.Collections.singletonList(null) : paths;
+        List<Targets> all = new ArrayList<>();
+        for (String path : given) {
+            all.add(ShellSession.targets(spec, ShellSession.resolve(spec, path)));
+        }
+        Targets targets = all.size() == 1 ? all.get(0) : merged(all);
+        if (selection != null) {
+            targets = selection.apply(targets);
+        }
+        Path target = targets.path();
+        String path = paths.isEmpty() ? null : String.join(" ", paths);
         List<PartitionPath> partitions = new ArrayList<>(targets.partitions());
         if (verdict.partitionId != null) {
             if (partitions.size() != 1) {
@@ -89,6 +110,35 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
         } catch (InterruptedException e) {
             throw new Cancelled();
         }
+    }
+
+    /** Several PATHs as one: their partitions in order (each once), named from the PATHs' common parent. */
+    private static Targets merged(List<Targets> all) {
+        java.util.Set<Path> seen = new java.util.HashSet<>();
+        List<PartitionPath> partitions = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
+        Path base = null;
+        for (Targets t : all) {
+            Path abs = t.path().toAbsolutePath().normalize();
+            Path dir = t.kind() == Targets.Kind.SEGMENT ? abs.getParent() : abs;
+            base = base == null ? dir.getParent() : common(base, dir);
+            for (PartitionPath p : t.partitions()) {
+                if (seen.add(p.directory().toAbsolutePath().normalize())) {
+                    partitions.add(p);
+                }
+            }
+            skipped.addAll(t.skipped());
+        }
+        return new Targets(Targets.Kind.DATA_DIRECTORY, base == null ? Path.of("/") : base, partitions, null,
+                skipped);
+    }
+
+    private static Path common(Path a, Path b) {
+        Path p = a;
+        while (p != null && !b.startsWith(p)) {
+            p = p.getParent();
+        }
+        return p;
     }
 
     /** The exit code of the verdicts ({@link ExitCode#ofReports}), narrowed to the segment PATH names, if any. */

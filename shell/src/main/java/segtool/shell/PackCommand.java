@@ -22,7 +22,7 @@ import segtool.shell.options.OutputOptions;
         description = {"Write a crash dump of a partition or data directory: a tar in an LZ4 frame (or a plain "
                 + "tar when OUT ends in .tar), with a manifest of every file's size and XXH3-64; modes and times "
                 + "are kept. Every read-only command opens the dump in place of the directory, and a path inside "
-                + "it as DUMP::PATH (dump.tar.lz4::streams/1/topics/1/partitions/1/0).",
+                + "it as DUMP::PATH.",
             "Symbolic links, devices and other special files are left out and listed in the manifest."})
 public final class PackCommand implements Callable<Integer>, PlainCommand {
     @Parameters(index = "0", paramLabel = "PATH", description = "Partition or data directory to pack.")

@@ -74,7 +74,7 @@ public final class SalvageCommand implements Callable<Integer>, ReadCommand {
 
     @Override
     public Integer call() throws Exception {
-        Targets t = Targets.resolve(target);
+        Targets t = ShellSession.targets(spec, target);
         if (t.kind() != Targets.Kind.PARTITION) {
             throw new CommandLine.ParameterException(spec.commandLine(), target + ": not a partition directory "
                     + "(salvage works on one partition at a time)");

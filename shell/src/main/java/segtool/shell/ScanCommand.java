@@ -23,6 +23,7 @@ import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.SegmentReport;
 import segtool.analyzers.report.ScanJson;
 import segtool.shell.options.OutputOptions;
+import segtool.shell.options.Selection;
 import segtool.shell.options.VerdictOptions;
 import segtool.shell.render.Terminals;
 import segtool.shell.render.Verdicts;
@@ -42,9 +43,13 @@ import segtool.shell.render.Verdicts;
             "  segtool scan /var/lib/iggy/local_data",
             "  segtool scan PARTITION --durability=persisted --json"})
 public final class ScanCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "PATH", arity = "0..1",
-            description = "Data directory, partition directory, segment file or crash dump. Default: the open path.")
-    Path path;
+    @Parameters(paramLabel = "PATH", arity = "0..*",
+            description = "Data directory, partition directory, segment file or crash dump (DUMP or DUMP::PATH); "
+                    + "several are judged together. Default: the open path.")
+    List<String> paths;
+
+    @Mixin
+    Selection selection;
 
     @Mixin
     VerdictOptions verdict;
@@ -57,7 +62,7 @@ public final class ScanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Judged judged = Judged.of(spec, path == null ? null : path.toString(), verdict, output, false);
+        Judged judged = Judged.of(spec, paths == null ? List.of() : paths, selection, verdict, output, false);
         PrintWriter out = spec.commandLine().getOut();
         int exit = judged.exitCode();
         if (output.json) {

@@ -74,7 +74,7 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
     @Override
     public Integer call() throws Exception {
         Path target = ShellSession.resolve(spec, path);
-        Targets t = Targets.resolve(target);
+        Targets t = ShellSession.targets(spec, target);
         PrintWriter out = spec.commandLine().getOut();
         Style style = output.style();
         int exit = ExitCodes.CLEAN;

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import org.jline.terminal.Terminal;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
+import segtool.analyzers.layout.Targets;
 import segtool.formats.io.U64;
 import segtool.formats.naming.SegmentFiles;
 
@@ -117,6 +118,22 @@ public final class ShellSession {
         }
         throw new CommandLine.ParameterException(spec.commandLine(), "Missing required parameter: 'PATH'"
                 + " (or `open PATH` first in the shell)");
+    }
+
+    /**
+     * What {@code onDisk} names ({@link Targets#resolve}), with a one-line warning on stderr for each entry of a data
+     * directory that was skipped as no stream, topic or partition.
+     */
+    public static Targets targets(CommandSpec spec, Path onDisk) throws IOException {
+        Targets t = Targets.resolve(onDisk);
+        if (!t.skipped().isEmpty()) {
+            java.io.PrintWriter err = spec.commandLine().getErr();
+            for (String line : t.skipped()) {
+                err.println("segtool: warning: " + line);
+            }
+            err.flush();
+        }
+        return t;
     }
 
     /** As {@link #resolve(CommandSpec, String)} for a {@code Path}-typed parameter. */

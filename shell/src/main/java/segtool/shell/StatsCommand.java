@@ -100,7 +100,7 @@ public final class StatsCommand implements Callable<Integer>, ReadCommand {
     @Override
     public Integer call() throws Exception {
         Path target = ShellSession.resolve(spec, path);
-        Targets t = Targets.resolve(target);
+        Targets t = ShellSession.targets(spec, target);
         PrintWriter out = spec.commandLine().getOut();
         Style style = output.style();
         Counts total = new Counts();

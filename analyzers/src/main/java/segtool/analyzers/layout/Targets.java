@@ -6,16 +6,29 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.StringJoiner;
+import segtool.formats.io.U64;
 import segtool.formats.naming.PartitionPath;
 import segtool.formats.naming.SegmentFiles;
 
 /**
- * What a PATH argument names: a data directory ({@code <system>/streams/...}), a partition directory, or one segment
- * file. Partitions of a data directory are found at {@code streams/<s>/topics/<t>/partitions/<p>}; fence
- * directories ({@code <p>.fenced.<n>}) and repair quarantines ({@code <p>.segtool-quarantine.<time>}) are not
- * partitions and are skipped.
+ * What a PATH argument names, classified from the whole layout: a data directory ({@code <system>/streams/...}), a
+ * folder of data directories (a crash-dump folder, the sample gallery: every {@code streams/} a few levels down), a
+ * partition directory, or one segment file.
+ *
+ * <p>A directory is a partition when it holds segment files ({@code <start offset>.log} or {@code .index}; a server
+ * log such as {@code iggy-server.log} is not one) or sits where the server keeps partitions; a directory that holds
+ * neither but has data directories below it is a folder of them, whatever else lies beside them.
+ *
+ * <p>Partitions of a data directory are found at {@code streams/<s>/topics/<t>/partitions/<p>}, where each of
+ * {@code <s>}, {@code <t>}, {@code <p>} is a numeric id. Fence directories ({@code <p>.fenced.<n>}) and repair
+ * quarantines ({@code <p>.segtool-quarantine.<time>}) are segtool's and the server's own and are passed over
+ * silently; any other directory there ({@code 1.bak}, {@code backup}, {@code .snapshot}) is no stream, topic or
+ * partition the server loads: it is skipped, and {@link #skipped()} holds one line naming it, so that a run over a
+ * data directory never aborts for one stray entry.
  */
-public record Targets(Kind kind, Path path, List<PartitionPath> partitions, Long segment) {
+public record Targets(Kind kind, Path path, List<PartitionPath> partitions, Long segment, List<String> skipped) {
     public enum Kind { DATA_DIRECTORY, PARTITION, SEGMENT }
 
     /** In the names of repair quarantine directories, {@code <p>.segtool-quarantine.<time>}, beside partitions. */
@@ -26,6 +39,11 @@ public record Targets(Kind kind, Path path, List<PartitionPath> partitions, Long
         public NotATarget(String message) {
             super(message);
         }
+    }
+
+    public Targets {
+        partitions = List.copyOf(partitions);
+        skipped = List.copyOf(skipped);
     }
 
     public static Targets resolve(Path path) throws IOException {
@@ -40,62 +58,125 @@ public record Targets(Kind kind, Path path, List<PartitionPath> partitions, Long
                 throw new NotATarget(path + ": not a segment file (expected <start offset>.log or .index)");
             }
             Path dir = path.toAbsolutePath().getParent();
-            return new Targets(Kind.SEGMENT, path, List.of(PartitionPath.of(dir)), start);
+            return new Targets(Kind.SEGMENT, path, List.of(PartitionPath.of(dir)), start, List.of());
         }
         if (!Files.isDirectory(path)) {
             throw new NotATarget(segtool.formats.io.RegularFile.refusal(path));
         }
+        if (!Files.isReadable(path) || !Files.isExecutable(path)) {
+            throw new java.nio.file.AccessDeniedException(path.toString());
+        }
+        List<String> skipped = new ArrayList<>();
         Path streams = path.resolve(PartitionPath.STREAMS);
         if (Files.isDirectory(streams)) {
-            return new Targets(Kind.DATA_DIRECTORY, path, discover(streams), null);
+            return new Targets(Kind.DATA_DIRECTORY, path, discover(streams, skipped), null, skipped);
         }
         if (path.getFileName() != null && path.getFileName().toString().equals(PartitionPath.STREAMS)) {
-            return new Targets(Kind.DATA_DIRECTORY, path, discover(path), null);
+            return new Targets(Kind.DATA_DIRECTORY, path, discover(path, skipped), null, skipped);
         }
         if (holdsSegments(path) || PartitionPath.of(path).partitionId() >= 0) {
-            return new Targets(Kind.PARTITION, path, List.of(PartitionPath.of(path)), null);
+            return new Targets(Kind.PARTITION, path, List.of(PartitionPath.of(path)), null, List.of());
         }
         List<PartitionPath> nested = new ArrayList<>();
-        findDataDirectories(path, 0, nested);
-        if (nested.isEmpty()) {
-            throw new NotATarget(path + ": neither a partition (no .log files, name not a partition id) nor a data "
-                    + "directory (no streams/ below it)");
+        int found = findDataDirectories(path, 0, nested, skipped);
+        if (found == 0) {
+            throw new NotATarget(path + ": neither a partition (no <start offset>.log or .index files, name not a "
+                    + "partition id) nor a data directory (no streams/ below it)");
         }
-        return new Targets(Kind.DATA_DIRECTORY, path, nested, null);
+        return new Targets(Kind.DATA_DIRECTORY, path, nested, null, skipped);
+    }
+
+    /**
+     * The partitions whose stream, topic and partition ids are in the given sets (an empty set: any); the same kind
+     * and path. Throws {@link NotATarget} naming what there is when nothing matches.
+     */
+    public Targets select(Set<Long> streams, Set<Long> topics, Set<Long> partitionIds) throws NotATarget {
+        if (streams.isEmpty() && topics.isEmpty() && partitionIds.isEmpty()) {
+            return this;
+        }
+        List<PartitionPath> out = new ArrayList<>();
+        for (PartitionPath p : partitions) {
+            if ((streams.isEmpty() || streams.contains(p.streamId()))
+                    && (topics.isEmpty() || topics.contains(p.topicId()))
+                    && (partitionIds.isEmpty() || partitionIds.contains(p.partitionId()))) {
+                out.add(p);
+            }
+        }
+        if (out.isEmpty()) {
+            StringJoiner have = new StringJoiner(", ");
+            for (int i = 0; i < Math.min(8, partitions.size()); i++) {
+                PartitionPath p = partitions.get(i);
+                have.add("s" + id(p.streamId()) + "/t" + id(p.topicId()) + "/p" + id(p.partitionId()));
+            }
+            throw new NotATarget(path + ": no partition matches the selection (" + partitions.size()
+                    + " partition(s): " + have + (partitions.size() > 8 ? ", ..." : "") + ")");
+        }
+        return new Targets(kind, path, out, segment, skipped);
+    }
+
+    private static String id(long v) {
+        return v < 0 ? "?" : U64.str(v);
     }
 
     private static final int SEARCH_DEPTH = 4;
 
-    /** Collections of data directories (a crash-dump folder, the sample gallery): every streams/ a few levels down. */
-    private static void findDataDirectories(Path dir, int depth, List<PartitionPath> out) throws IOException {
+    /**
+     * Collections of data directories (a crash-dump folder, the sample gallery): every streams/ a few levels down.
+     * Returns how many were found.
+     */
+    private static int findDataDirectories(Path dir, int depth, List<PartitionPath> out, List<String> skipped)
+            throws IOException {
+        int found = 0;
         for (Path sub : sortedDirs(dir)) {
             if (sub.getFileName().toString().equals(PartitionPath.STREAMS)) {
-                out.addAll(discover(sub));
+                out.addAll(discover(sub, skipped));
+                found++;
             } else if (depth < SEARCH_DEPTH) {
-                findDataDirectories(sub, depth + 1, out);
+                found += findDataDirectories(sub, depth + 1, out, skipped);
             }
         }
+        return found;
     }
 
+    /** True when {@code dir} holds a segment file: {@code <start offset>.log} or {@code .index}. */
     private static boolean holdsSegments(Path dir) throws IOException {
         try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "*.{log,index}")) {
-            return s.iterator().hasNext();
+            for (Path p : s) {
+                if (SegmentFiles.startOffsetOf(SegmentFiles.stemOf(p.getFileName().toString())) != null) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 
-    private static List<PartitionPath> discover(Path streams) throws IOException {
+    private static List<PartitionPath> discover(Path streams, List<String> skipped) throws IOException {
         List<PartitionPath> out = new ArrayList<>();
-        for (Path stream : sortedDirs(streams)) {
+        for (Path stream : ids(streams, "stream", skipped)) {
             Path topics = stream.resolve(PartitionPath.TOPICS);
-            for (Path topic : sortedDirs(topics)) {
+            for (Path topic : ids(topics, "topic", skipped)) {
                 Path partitions = topic.resolve(PartitionPath.PARTITIONS);
-                for (Path partition : sortedDirs(partitions)) {
-                    String name = partition.getFileName().toString();
-                    if (SegmentFiles.fenceNumber(name) >= 0 || name.contains(QUARANTINE_MARKER)) {
-                        continue;
-                    }
+                for (Path partition : ids(partitions, "partition", skipped)) {
                     out.add(PartitionPath.of(partition));
                 }
+            }
+        }
+        return out;
+    }
+
+    /** The numerically named directories of {@code dir}, in order; the others are noted in {@code skipped}. */
+    private static List<Path> ids(Path dir, String what, List<String> skipped) throws IOException {
+        List<Path> out = new ArrayList<>();
+        for (Path p : sortedDirs(dir)) {
+            String name = p.getFileName().toString();
+            if (U64.parse(name) != null && name.chars().allMatch(Character::isDigit)) {
+                out.add(p);
+            } else if (what.equals("partition")
+                    && (SegmentFiles.fenceNumber(name) >= 0 || name.contains(QUARANTINE_MARKER))) {
+                continue;
+            } else {
+                skipped.add(p + ": not a " + what + " directory (the name is not a numeric " + what
+                        + " id); skipped");
             }
         }
         return out;

@@ -125,7 +125,8 @@ class DataDirJudgeTest {
     void nothingToJudge_isAOneLineError() throws Exception {
         Path empty = Files.createDirectories(root.resolve("nothing-here"));
         Targets.NotATarget e = assertThrows(Targets.NotATarget.class, () -> Targets.resolve(empty));
-        assertEquals(empty + ": neither a partition (no .log files, name not a partition id) nor a data directory "
+        assertEquals(empty + ": neither a partition (no <start offset>.log or .index files, name not a "
+                + "partition id) nor a data directory "
                 + "(no streams/ below it)", e.getMessage());
         assertThrows(Targets.NotATarget.class, () -> Targets.resolve(root.resolve("missing")));
     }

@@ -16,7 +16,7 @@ public record PartitionRef(PartitionPath partition, Long segment) {
 
     public static PartitionRef resolve(CommandSpec spec, Path arg, Long partitionId) throws IOException {
         Path path = ShellSession.resolve(spec, arg);
-        Targets t = Targets.resolve(path);
+        Targets t = ShellSession.targets(spec, path);
         if (t.kind() == Targets.Kind.DATA_DIRECTORY && t.partitions().size() != 1) {
             throw new Targets.NotATarget(path + ": a data directory holds " + t.partitions().size()
                     + " partitions; name one (" + path + "/streams/<s>/topics/<t>/partitions/<p>)");

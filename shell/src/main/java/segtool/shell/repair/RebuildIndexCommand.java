@@ -52,7 +52,7 @@ public final class RebuildIndexCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path target = RepairCli.resolve(spec, path);
-        Targets targets = Targets.resolve(target);
+        Targets targets = segtool.shell.ShellSession.targets(spec, target);
         if (targets.kind() == Targets.Kind.DATA_DIRECTORY) {
             throw new CommandLine.ParameterException(spec.commandLine(), target + " is a data directory; "
                     + "rebuild-index takes a segment file or a partition directory");

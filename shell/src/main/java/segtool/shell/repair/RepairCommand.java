@@ -72,7 +72,7 @@ public final class RepairCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path target = RepairCli.resolve(spec, path);
-        Targets targets = Targets.resolve(target);
+        Targets targets = segtool.shell.ShellSession.targets(spec, target);
         if (targets.kind() == Targets.Kind.SEGMENT) {
             throw new CommandLine.ParameterException(spec.commandLine(), target + " is a segment file; repair takes "
                     + "the partition directory (rebuild-index takes a segment)");

@@ -50,7 +50,7 @@ public final class ReplCommands {
         @Override
         public Integer call() throws Exception {
             Path onDisk = ShellSession.onDisk(spec, path);
-            Targets t = Targets.resolve(onDisk);
+            Targets t = ShellSession.targets(spec, onDisk);
             // a crash dump stays open under its address (DUMP or DUMP::INNER); its extraction is printed that way
             ShellSession.of(spec).open(ShellSession.isDump(path) ? path.toAbsolutePath() : path.toAbsolutePath()
                     .normalize());
