@@ -19,6 +19,7 @@ import segtool.formats.naming.SegmentFiles;
 public final class ShellSession {
     private final Terminal terminal;
     private volatile Path openPath;
+    private volatile Path home;
     private volatile boolean exitRequested;
 
     private ShellSession(Terminal terminal) {
@@ -45,8 +46,60 @@ public final class ShellSession {
         return openPath;
     }
 
+    /** Opens {@code path} (null: nothing) as {@code open} does; {@code cd} without an argument comes back here. */
     public void open(Path path) {
         openPath = path;
+        home = path;
+    }
+
+    /** Moves the open path within what was opened, as {@code cd} does; {@link #home()} stays. */
+    public void move(Path path) {
+        openPath = path;
+    }
+
+    /** {@code address} on disk when it is inside a crash dump already open, else {@code address}; never extracts. */
+    public static Path peek(Path address) {
+        return Dumps.peek(address);
+    }
+
+    /** The path {@code open} was last given (null: nothing open). */
+    public Path home() {
+        return home;
+    }
+
+    /**
+     * Where {@code arg} leads from the open path (kafka-metadata-shell's cd, ls): an absolute path or a crash-dump
+     * address as it is; a relative one from the open directory (a segment's partition when a segment is open), inside
+     * a dump by its address. Null when nothing is open. Throws IllegalArgumentException when {@code ..} would leave
+     * a crash dump.
+     */
+    public Path relative(String arg) {
+        Path open = openPath;
+        if (open == null) {
+            return null;
+        }
+        if (Path.of(arg).isAbsolute() || Dumps.isAddress(arg)) {
+            return Path.of(arg);
+        }
+        String text = open.toString();
+        Path onDisk = openOnDisk();
+        boolean file = onDisk != null && Files.isRegularFile(onDisk) && !Dumps.isArchive(open);
+        if (Dumps.isAddress(text) || Dumps.isArchive(open)) {
+            int at = text.indexOf(Dumps.SEPARATOR);
+            String archive = at >= 0 ? text.substring(0, at) : text;
+            Path inner = Path.of(at >= 0 ? text.substring(at + Dumps.SEPARATOR.length()) : "");
+            if (file) {
+                inner = inner.getParent() == null ? Path.of("") : inner.getParent();
+            }
+            Path moved = inner.resolve(arg).normalize();
+            if (moved.startsWith("..")) {
+                throw new IllegalArgumentException(arg + ": leads out of the crash dump " + archive
+                        + " (open a directory to leave it)");
+            }
+            return moved.toString().isEmpty() ? Path.of(archive) : Path.of(archive + Dumps.SEPARATOR + moved);
+        }
+        Path dir = file ? open.getParent() : open;
+        return dir.resolve(arg).normalize();
     }
 
     /**
@@ -99,9 +152,15 @@ public final class ShellSession {
      * of the open partition.
      */
     public static Path resolve(CommandSpec spec, String path) throws IOException {
-        Path openPath = of(spec).openPath;
+        ShellSession session = of(spec);
+        Path openPath = session.openPath;
         if (path != null) {
             Path p = Path.of(path);
+            Path here = openPath == null || path.isEmpty() ? null : session.relativeIfExists(path);
+            if (here != null) {
+                p = here;
+                path = here.toString();
+            }
             Long start = path.contains("/") ? null : U64.parse(path);
             if (start != null && openPath != null && !Files.exists(p)) {
                 Path open = onDisk(spec, openPath);
@@ -134,6 +193,23 @@ public final class ShellSession {
             err.flush();
         }
         return t;
+    }
+
+    /**
+     * In the shell, {@code arg} relative to the open path when it names something there and not from the current
+     * directory as well (so that after {@code open DATADIR}, {@code segments streams/1/topics/1/partitions/1} works);
+     * null otherwise.
+     */
+    public Path relativeIfExists(String arg) {
+        if (Path.of(arg).isAbsolute() || Dumps.isAddress(arg) || Files.exists(Path.of(arg))) {
+            return null;
+        }
+        try {
+            Path r = relative(arg);
+            return r != null && Files.exists(Dumps.peek(r)) ? r : null;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /** As {@link #resolve(CommandSpec, String)} for a {@code Path}-typed parameter. */

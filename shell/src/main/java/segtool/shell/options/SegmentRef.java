@@ -34,6 +34,10 @@ public record SegmentRef(PartitionPath partition, long start, Path log, Path ind
     }
 
     private static SegmentRef resolve(CommandSpec spec, Path arg) throws IOException {
+        Path here = arg == null ? null : ShellSession.of(spec).relativeIfExists(arg.toString());
+        if (here != null) {
+            arg = here;
+        }
         if (arg != null && ShellSession.isDump(arg)) {
             arg = ShellSession.onDisk(spec, arg);
         }

@@ -233,7 +233,7 @@ public final class Repl implements AutoCloseable {
             Path dir = file ? open.getParent() : open;
             PartitionPath p = PartitionPath.of(dir);
             where = p.isCanonical() ? "s" + p.streamId() + "/t" + p.topicId() + "/p" + p.partitionId()
-                    : String.valueOf(dir.getFileName());
+                    : dir.getFileName() == null ? dir.toString() : dir.getFileName().toString();
             if (file) {
                 Long s = SegmentFiles.startOffsetOf(SegmentFiles.stemOf(open.getFileName().toString()));
                 where += ":" + (s == null ? open.getFileName() : Long.toUnsignedString(s));

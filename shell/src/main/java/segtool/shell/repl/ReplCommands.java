@@ -19,7 +19,7 @@ import segtool.shell.ShellSession;
 import segtool.shell.Version;
 import segtool.shell.render.Bytes;
 
-/** The commands only the shell has: open, close, clear, exit/quit. */
+/** The commands only the shell has: open, close, cd, ls, pwd, clear, exit/quit. */
 public final class ReplCommands {
     private ReplCommands() {
     }
@@ -28,6 +28,9 @@ public final class ReplCommands {
     public static void addTo(CommandLine cmd, CommandLine.IFactory factory) {
         cmd.addSubcommand(new Open());
         cmd.addSubcommand(new Close());
+        cmd.addSubcommand(new Cd());
+        cmd.addSubcommand(new Ls());
+        cmd.addSubcommand(new Pwd());
         cmd.addSubcommand(new Exit());
         try {
             cmd.addSubcommand(factory.create(PicocliCommands.ClearScreen.class));
@@ -91,6 +94,113 @@ public final class ReplCommands {
         @Override
         public Integer call() {
             ShellSession.of(spec).open(null);
+            return ExitCodes.CLEAN;
+        }
+    }
+
+    /** The open path as the user names it (a crash dump by its address), or a usage error when nothing is open. */
+    private static Path openOrFail(CommandSpec spec) {
+        Path open = ShellSession.of(spec).openPath();
+        if (open == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "nothing is open; `open PATH` first");
+        }
+        return open;
+    }
+
+    private static Path relative(CommandSpec spec, String arg) {
+        openOrFail(spec);
+        try {
+            return ShellSession.of(spec).relative(arg);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    @Command(name = "cd", mixinStandardHelpOptions = true, versionProvider = Version.class,
+            description = "Move the open path to a directory relative to it (.. goes up; inside a crash dump, within "
+                    + "the dump); without DIR, back to the path `open` was given. The prompt shows where you are.")
+    static final class Cd implements Callable<Integer> {
+        @Parameters(index = "0", arity = "0..1", paramLabel = "DIR", description = "Where to go.")
+        String dir;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            ShellSession session = ShellSession.of(spec);
+            Path to;
+            if (dir == null) {
+                openOrFail(spec);
+                to = session.home();
+            } else {
+                to = relative(spec, dir);
+            }
+            Path onDisk = ShellSession.onDisk(spec, to);
+            if (!Files.isDirectory(onDisk)) {
+                throw new Targets.NotATarget(to + ": " + (Files.exists(onDisk, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                        ? "not a directory (`open` it to work on one segment)" : "no such directory"));
+            }
+            session.move(to);
+            return ExitCodes.CLEAN;
+        }
+    }
+
+    @Command(name = "pwd", mixinStandardHelpOptions = true, versionProvider = Version.class,
+            description = "Print the open path (a path inside a crash dump by its DUMP::PATH address).")
+    static final class Pwd implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            out.println(openOrFail(spec));
+            out.flush();
+            return ExitCodes.CLEAN;
+        }
+    }
+
+    @Command(name = "ls", mixinStandardHelpOptions = true, versionProvider = Version.class,
+            description = "List a directory relative to the open path (default: the open directory): directories "
+                    + "end in /, files show their size; numeric names in numeric order.")
+    static final class Ls implements Callable<Integer> {
+        @Parameters(index = "0", arity = "0..1", paramLabel = "DIR", description = "What to list.")
+        String dir;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            Path at = dir == null ? openOrFail(spec) : relative(spec, dir);
+            Path onDisk = ShellSession.onDisk(spec, at);
+            if (Files.isRegularFile(onDisk) && !ShellSession.isDump(at)) {
+                onDisk = onDisk.toAbsolutePath().getParent();
+            }
+            if (!Files.isDirectory(onDisk)) {
+                throw new Targets.NotATarget(at + ": no such directory");
+            }
+            List<Path> entries = new java.util.ArrayList<>();
+            try (java.nio.file.DirectoryStream<Path> s = Files.newDirectoryStream(onDisk)) {
+                s.forEach(entries::add);
+            }
+            entries.sort((a, b) -> ShellCompleter.compareNames(a.getFileName().toString(),
+                    b.getFileName().toString()));
+            int width = 0;
+            for (Path p : entries) {
+                width = Math.max(width, p.getFileName().toString().length() + 1);
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            for (Path p : entries) {
+                java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(p,
+                        java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                String name = p.getFileName() + (a.isDirectory() ? "/" : a.isSymbolicLink() ? "@" : "");
+                String what = a.isDirectory() ? "" : a.isRegularFile() ? String.format("%,d bytes", a.size())
+                        : a.isSymbolicLink() ? "symlink" : "special file";
+                out.println(what.isEmpty() ? name : String.format("%-" + width + "s  %s", name, what));
+            }
+            out.flush();
             return ExitCodes.CLEAN;
         }
     }

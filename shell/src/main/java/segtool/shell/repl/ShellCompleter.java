@@ -66,8 +66,10 @@ public final class ShellCompleter implements Completer {
         if (word.startsWith("-") && eq > 0) {
             OptionSpec o = spec.findOption(word.substring(0, eq));
             if (o != null) {
-                for (String v : values(o, spec)) {
-                    candidates.add(new Candidate(word.substring(0, eq + 1) + v, v, null, null, null, null, true));
+                List<String> vs = values(o, spec);
+                for (int i = 0; i < vs.size(); i++) {
+                    candidates.add(new Candidate(word.substring(0, eq + 1) + vs.get(i), vs.get(i), null, null, null,
+                            null, true, i));
                 }
             }
             return;
@@ -79,8 +81,9 @@ public final class ShellCompleter implements Completer {
         String prev = words.get(wi - 1);
         OptionSpec po = prev.startsWith("-") && !prev.contains("=") ? spec.findOption(prev) : null;
         if (po != null && takesValue(po)) {
-            for (String v : values(po, spec)) {
-                candidates.add(new Candidate(v, v, null, null, null, null, true));
+            List<String> vs = values(po, spec);
+            for (int i = 0; i < vs.size(); i++) {
+                candidates.add(new Candidate(vs.get(i), vs.get(i), null, null, null, null, true, i));
             }
             if (po.arity().min() > 0) {
                 return;
@@ -114,8 +117,10 @@ public final class ShellCompleter implements Completer {
             String descr = o.description().length == 0 ? null : firstSentence(o.description()[0]);
             for (String name : o.names()) {
                 if (name.startsWith("--")) {
+                    // a flag, or an option that must have a value: the word is complete (a space follows, ready
+                    // for the value); an optional value (--enforce-fsync[=true|false]) leaves room for '='
                     out.add(new Candidate(name, name, "options", descr, null, null, o.arity().max() == 0
-                            || o.arity().min() == 0));
+                            || o.arity().min() > 0));
                 }
             }
         }
@@ -175,17 +180,21 @@ public final class ShellCompleter implements Completer {
         String label = p.paramLabel();
         if (label.contains("SEGMENT")) {
             if (!word.contains("/")) {
-                for (String s : segmentStarts()) {
-                    out.add(new Candidate(s, s, "segments", null, null, null, true));
+                List<String> starts = segmentStarts();
+                for (int i = 0; i < starts.size(); i++) {
+                    out.add(new Candidate(starts.get(i), starts.get(i), "segments", null, null, null, true, i));
                 }
             }
             paths(word, out);
         } else if (label.contains("PATH") || label.contains("PARTITION")) {
             paths(word, out);
         } else if (label.equals("POSITION") && wi >= 2) {
-            for (String v : positions(words.get(wi - 1))) {
-                out.add(new Candidate(v, v, "index entry positions", null, null, null, true));
+            List<String> ps = positions(words.get(wi - 1));
+            for (int i = 0; i < ps.size(); i++) {
+                out.add(new Candidate(ps.get(i), ps.get(i), "index entry positions", null, null, null, true, i));
             }
+        } else if (label.equals("DIR")) {
+            dirs(word, out);
         }
     }
 
@@ -236,7 +245,9 @@ public final class ShellCompleter implements Completer {
         } catch (IOException | RuntimeException e) {
             // nothing more to offer
         }
-        return new ArrayList<>(out);
+        List<String> sorted = new ArrayList<>(out);
+        sorted.sort((x, y) -> Long.compareUnsigned(Long.parseUnsignedLong(x), Long.parseUnsignedLong(y)));
+        return sorted;
     }
 
     /** Index entry positions of the segment named by {@code segment} (a start offset or a file). */
@@ -260,6 +271,60 @@ public final class ShellCompleter implements Completer {
             // nothing to offer
         }
         return out;
+    }
+
+    /** Directories relative to the open path (for cd and ls), numeric names in numeric order. */
+    private void dirs(String word, List<Candidate> out) {
+        int slash = word.lastIndexOf('/');
+        String typed = word.substring(0, slash + 1);
+        Path base;
+        try {
+            base = session.openPath() == null ? Path.of(typed.isEmpty() ? "." : typed)
+                    : session.relative(typed.isEmpty() ? "." : typed);
+        } catch (IllegalArgumentException e) {
+            return;
+        }
+        Path dir = session.openPath() == null ? base : segtool.shell.ShellSession.peek(base);
+        if (dir == null || !Files.isDirectory(dir)) {
+            return;
+        }
+        List<String> names = new ArrayList<>();
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, Files::isDirectory)) {
+            for (Path p : s) {
+                String name = p.getFileName().toString();
+                if (name.startsWith(word.substring(slash + 1)) && (!name.startsWith(".") || word.startsWith("."))) {
+                    names.add(name);
+                }
+            }
+        } catch (IOException e) {
+            return;
+        }
+        names.sort(ShellCompleter::compareNames);
+        for (int i = 0; i < names.size(); i++) {
+            out.add(new Candidate(typed + names.get(i) + "/", names.get(i) + "/", null, null, null, null, false, i));
+        }
+    }
+
+    /** Numeric names (segment files by their start offset too) in numeric order, then the rest by name. */
+    static int compareNames(String a, String b) {
+        Long x = leadingNumber(a);
+        Long y = leadingNumber(b);
+        if (x != null && y != null) {
+            int c = Long.compareUnsigned(x, y);
+            return c != 0 ? c : a.compareTo(b);
+        }
+        if ((x == null) != (y == null)) {
+            return x != null ? -1 : 1;
+        }
+        return a.compareTo(b);
+    }
+
+    private static Long leadingNumber(String name) {
+        int end = 0;
+        while (end < name.length() && Character.isDigit(name.charAt(end))) {
+            end++;
+        }
+        return end == 0 || end > 20 ? null : segtool.formats.io.U64.parse(name.substring(0, end));
     }
 
     /** Files and directories matching {@code word}; directories end in '/' and do not close the word. */
