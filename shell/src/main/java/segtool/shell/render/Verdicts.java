@@ -28,8 +28,7 @@ public final class Verdicts {
                     counts.merge(s.status().json(), 1, Integer::sum);
                 }
                 if (counts.isEmpty()) {
-                    return "accepted: no segments (the directory holds no <start offset>.log files: nothing was "
-                            + "judged)";
+                    return "accepted: no segments (no segment files: nothing judged)";
                 }
                 List<String> parts = new ArrayList<>();
                 counts.forEach((k, v) -> parts.add(v + " " + k));
