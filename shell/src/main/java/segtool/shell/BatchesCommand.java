@@ -74,6 +74,10 @@ public final class BatchesCommand implements Callable<Integer>, ReadCommand {
         try (SegmentReader log = SegmentReader.open(ref.log(), ref.index(), ref.start(), pid, read.maxBatchBytes());
              JsonOut json = output.json ? JsonOut.to(out) : null) {
             long pos = from == null ? 0 : from;
+            if (pos != 0 && U64.ge(pos, log.length())) {
+                return ExitCodes.notInData(spec.commandLine().getErr(), ref.log() + ": position " + U64.str(pos)
+                        + " is at or past the end of the log (" + U64.str(log.length()) + " bytes)");
+            }
             if (json != null) {
                 json.g().writeStartObject();
                 json.str("schema", "segtool.batches/1").str("log", ref.log().toString())

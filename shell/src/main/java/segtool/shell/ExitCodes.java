@@ -31,6 +31,17 @@ public final class ExitCodes {
     private ExitCodes() {
     }
 
+    /**
+     * The one rule for an offset, position or timestamp the data does not reach (past the end, or below the first
+     * segment): the same in find, messages, batches and hexdump. It is a bad argument, not damage: one line on
+     * stderr naming what the data holds, and {@link ExitCode#USAGE}; whatever the command printed still says it.
+     */
+    public static int notInData(java.io.PrintWriter err, String line) {
+        err.println("segtool: " + line);
+        err.flush();
+        return USAGE;
+    }
+
     /** The exit-code list of a kind of command, in order, for help and man pages. */
     public static Map<String, String> list(Kind kind) {
         Map<String, String> m = new LinkedHashMap<>();

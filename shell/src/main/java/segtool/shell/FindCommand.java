@@ -73,7 +73,12 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
 
     /** The answer, or where the search stopped. */
     private record Found(long start, long entry, IndexEntry indexEntry, String note, long position,
-                         BatchHeader header, Defect defect, SegmentReader.Frame frame, String problem, long walked) {
+                         BatchHeader header, Defect defect, SegmentReader.Frame frame, String problem, long walked,
+                         boolean beyond) {
+        Found(long start, long entry, IndexEntry indexEntry, String note, long position, BatchHeader header,
+              Defect defect, SegmentReader.Frame frame, String problem, long walked) {
+            this(start, entry, indexEntry, note, position, header, defect, frame, problem, walked, false);
+        }
     }
 
     @Override
@@ -87,6 +92,11 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
         PrintWriter out = spec.commandLine().getOut();
         String query = what.offset != null ? "offset " + U64.str(what.offset)
                 : "timestamp " + Times.iso(what.timestamp) + " (" + U64.str(what.timestamp) + ")";
+        if (found == null || found.beyond()) {
+            exit = ExitCodes.notInData(spec.commandLine().getErr(), query + ": " + (found != null ? found.problem()
+                    : starts.isEmpty() ? "the partition has no segments" : what.offset != null
+                    ? "below the first segment (" + U64.str(starts.get(0)) + ")" : "no batch at or after it"));
+        }
         if (output.json) {
             json(out, found, exit);
             return exit;
@@ -152,10 +162,14 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
                 SegmentReader.Batch b = log.next();
                 if (b == null) {
                     long pos = log.position();
-                    String why = U64.ge(pos, log.length()) ? "offset " + U64.str(offset) + " is past the end of "
+                    boolean atEnd = U64.ge(pos, log.length());
+                    String why = atEnd ? "offset " + U64.str(offset) + " is past the end of "
                             + "segment " + U64.str(start) + " (its log ends at byte " + U64.str(log.length()) + ")"
                             : "the walk stopped at byte " + U64.str(pos) + " before reaching it: " + log.problem();
-                    return new Found(start, s.entry(), s.indexEntry(), s.note(), pos, null, null, null, why, walked);
+                    // past the end of the last segment is past the end of the partition; of another, a gap
+                    boolean last = start.longValue() == starts.get(starts.size() - 1).longValue();
+                    return new Found(start, s.entry(), s.indexEntry(), s.note(), pos, null, null, null, why, walked,
+                            atEnd && last);
                 }
                 walked++;
                 BatchHeader h = b.header();

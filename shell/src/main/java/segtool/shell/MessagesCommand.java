@@ -155,6 +155,12 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                     segment(partition, starts.get(i));
                 }
                 exit = ExitCode.reading(stop != null);
+                boolean beyond = shown == 0 && offset != null && stop == null;
+                if (beyond) {
+                    exit = ExitCodes.notInData(spec.commandLine().getErr(), "offset " + U64.str(offset)
+                            + " is past the end of " + (single ? "the segment" : "the partition") + ": nothing at "
+                            + "or after it");
+                }
                 if (json != null) {
                     json.g().writeEndArray();
                     json.u64("shown", shown).str("stop", stop);

@@ -203,4 +203,57 @@ class OperatorEdgesTest {
         assertEquals(ExitCode.USAGE, over.exit());
         assertTrue(over.err().contains("is not an unsigned 64-bit number"), over.err());
     }
+
+    @Test
+    void quietTwice_asItsOwnProcess_printsNothing() throws Exception {
+        Partitions p = torn("quiet-process");
+        for (String cmd : new String[]{"scan", "segments", "explain", "stats", "repair"}) {
+            Cli.Result r = Proc.run(java.util.Map.of(), cmd, "-qq", p.dir);
+            assertEquals("", r.out(), cmd + ": " + r);
+            assertEquals(Cli.run(cmd, p.dir).exit(), r.exit(), cmd + ": " + r);
+        }
+    }
+
+    // ---- 14.6: one exit-code rule --------------------------------------------------------------------------
+
+    @Test
+    void pastTheEnd_isTheSameCodeInEveryReadCommand() {
+        // the healthy partition holds offsets 0..299 in three segments; its last log is shorter than 1,000,000
+        Path last = healthy.last().log();
+        Object[][] runs = {
+            {"find", "--offset", "300", healthy.dir}, {"find", "--offset", "999999", healthy.dir},
+            {"find", "--timestamp", "4000000000000000", healthy.dir}, {"messages", "--offset", "300", healthy.dir},
+            {"messages", "--offset", "999999", last}, {"batches", "--from", "1000000", last},
+            {"hexdump", last, "1000000"},
+        };
+        for (Object[] run : runs) {
+            Cli.Result r = Cli.run(run);
+            assertEquals(ExitCode.USAGE, r.exit(), java.util.Arrays.toString(run) + ": " + r);
+            assertTrue(r.err().startsWith("segtool: ") && r.err().contains("past the end")
+                    || r.err().contains("no batch at or after it"), java.util.Arrays.toString(run) + ": " + r);
+        }
+        // inside the data: found, exit 0
+        assertEquals(ExitCode.CLEAN, Cli.run("find", "--offset", "299", healthy.dir).exit());
+        assertEquals(ExitCode.CLEAN, Cli.run("messages", "--offset", "299", healthy.dir).exit());
+        Cli.Result json = Cli.run("find", "--offset", "300", "--json", healthy.dir);
+        assertTrue(json.out().matches("(?s).*\"exit_code\" ?: ?64\\s*}\\s*"), json.out());
+    }
+
+    @Test
+    void segments_agreesWithScan_onEveryPartitionScanCallsClean() {
+        Path gallery = Path.of("..", "samples", "gallery").toAbsolutePath().normalize();
+        int clean = 0;
+        for (String shape : new String[]{"healthy", "anchored-gap", "data-dir", "non-canonical-names", "torn-tail",
+            "interior-damage", "hole", "wal-checkpoint"}) {
+            Path dir = gallery.resolve(shape);
+            int scan = Cli.run("scan", "-qq", dir).exit();
+            int segments = Cli.run("segments", "-qq", dir).exit();
+            assertTrue(segments == ExitCode.CLEAN || segments == ExitCode.CHANGES, shape + ": " + segments);
+            if (scan == ExitCode.CLEAN) {
+                clean++;
+                assertEquals(ExitCode.CLEAN, segments, shape);
+            }
+        }
+        assertEquals(3, clean);
+    }
 }

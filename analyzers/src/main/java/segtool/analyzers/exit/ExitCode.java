@@ -56,7 +56,8 @@ public final class ExitCode {
                 + "file changed since the repair); nothing changed");
         m.put(IO_ERROR, "an I/O error prevented reading or judging");
         m.put(IN_USE, "repair, rebuild-index, restore: another process has files of the data open; nothing changed");
-        m.put(USAGE, "usage error: bad arguments, or PATH names nothing segtool can open");
+        m.put(USAGE, "usage error: bad arguments (an offset, position or timestamp past the end of the data is one), "
+                + "or PATH names nothing segtool can open");
         m.put(CANCELLED, "cancelled (Ctrl-C)");
         return m;
     }

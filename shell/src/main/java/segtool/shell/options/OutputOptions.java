@@ -74,6 +74,9 @@ public final class OutputOptions {
         if (times == null || times.length < 2) {
             return new CommandLine.RunLast().execute(parsed);
         }
+        // the root makes its writer lazily and hands it to every subcommand; make it now, so that nothing during the
+        // run hands the real stdout back to this command
+        parsed.commandSpec().commandLine().getOut();
         PrintWriter saved = cmd.getOut();
         cmd.setOut(new PrintWriter(Writer.nullWriter()));
         try {
