@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import segtool.analyzers.inputs.WalLinks;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.PlannedOp;
 import segtool.analyzers.recovery.SegmentReport;
@@ -76,6 +77,7 @@ public final class Planner {
         List<RepairOp> ops = new ArrayList<>();
         List<RepairPlan.Leaving> leaving = new ArrayList<>();
         Map<String, byte[]> contents = new LinkedHashMap<>();
+        List<String> notes = new ArrayList<>();
         for (PlannedOp op : engineOps) {
             int seq = ops.size();
             Confinement.regularOrAbsent(op.path());
@@ -118,6 +120,13 @@ public final class Planner {
             } else if (op instanceof PlannedOp.TruncateLog) {
                 PlannedOp.TruncateLog t = (PlannedOp.TruncateLog) op;
                 expect(t.path(), t.from());
+                int links = WalLinks.linkCount(t.path());
+                if (links > 1) {
+                    notes.add(file + " has " + links + " hard links (the prepare WAL retains a segment's inode as "
+                            + "prepares-*/segment-*.log, METADATA 6.7), so truncating it to " + t.to() + " bytes also "
+                            + "shortens its other names; the removed bytes are quarantined as always and `restore` "
+                            + "puts them back under every name");
+                }
                 ops.add(new RepairOp.TruncateLog(seq, file, t.from(), t.to()));
                 leave(leaving, seq, file, t.to(), t.from() - t.to(), t.from(),
                         "torn tail: log truncated from " + t.from() + " to " + t.to() + " bytes");
@@ -145,7 +154,7 @@ public final class Planner {
             }
         }
         return new RepairPlan(command, report.partition(), report.durable(), List.copyOf(ops), List.copyOf(leaving),
-                contents, List.copyOf(engineOps), report);
+                contents, List.copyOf(engineOps), report, notes);
     }
 
     /** Splits a removed range into quarantine entries of at most {@link Hashing#MAX_RANGE} bytes. */
