@@ -58,6 +58,34 @@ class DumpRoundTripTest {
         extractions = Files.createDirectories(tmp.resolve("extractions"));
     }
 
+    /**
+     * METADATA 1.2: the frontier is rewritten in place, so a dump must copy it, never link it; the WAL's retained
+     * segment link is a second name of a segment's inode. Both are packed as plain file entries holding their bytes,
+     * and a later write to the live frontier does not reach the dump.
+     */
+    @Test
+    void theWalsFrontierAndRetainedLink_arePackedAsCopies() throws IOException {
+        Path wal = Files.createDirectories(source.resolve("prepares-1"));
+        byte[] frontier = new byte[8192];
+        new Random(11).nextBytes(frontier);
+        Files.write(wal.resolve("frontier"), frontier);
+        Path segment = source.resolve("00000000000000000000.log");
+        Files.createLink(wal.resolve("segment-0-0.log"), segment);
+        Path out = tmp.resolve("wal.tar");
+        DumpWriter.pack(source, out);
+        try (var tar = new org.apache.commons.compress.archivers.tar.TarArchiveInputStream(Files.newInputStream(out))) {
+            for (var e = tar.getNextEntry(); e != null; e = tar.getNextEntry()) {
+                assertFalse(e.isLink() || e.isSymbolicLink(), e.getName() + " is packed as a link");
+            }
+        }
+        Files.write(wal.resolve("frontier"), new byte[8192]); // the live file changes after the pack
+        try (OpenedDump dump = DumpReader.open(out, Limits.DEFAULT, extractions)) {
+            assertArrayEquals(frontier, Files.readAllBytes(dump.root().resolve("prepares-1/frontier")));
+            assertArrayEquals(Files.readAllBytes(segment),
+                    Files.readAllBytes(dump.root().resolve("prepares-1/segment-0-0.log")));
+        }
+    }
+
     @Test
     void packLz4_open_filesModesAndTimesIdentical() throws IOException {
         Path out = tmp.resolve("dump.tar.lz4");
