@@ -50,6 +50,57 @@ public final class FileXxh3 {
         return hash(new Window(channel, length, windowBytes));
     }
 
+    /**
+     * XXH3-64 of the concatenation of {@code pieces}, each read from its file without following a symlink at its
+     * last component, through one bounded window: the digest of a file that would be assembled from them, without
+     * assembling it.
+     */
+    public static long hash(java.util.List<FileRange> pieces) throws IOException {
+        FileChannel[] channels = new FileChannel[pieces.size()];
+        long[] starts = new long[pieces.size()];
+        long total = 0;
+        try {
+            for (int i = 0; i < channels.length; i++) {
+                channels[i] = FileChannel.open(pieces.get(i).file(), StandardOpenOption.READ,
+                        LinkOption.NOFOLLOW_LINKS);
+                starts[i] = total;
+                total += pieces.get(i).length();
+            }
+            long length = total;
+            Source source = (dst, pos) -> {
+                int i = java.util.Arrays.binarySearch(starts, pos);
+                if (i < 0) {
+                    i = -i - 2;
+                }
+                while (i + 1 < starts.length && starts[i + 1] == pos) {
+                    i++; // an empty piece starts where the next one does
+                }
+                FileRange r = pieces.get(i);
+                long into = pos - starts[i];
+                ByteBuffer part = dst.duplicate();
+                part.limit((int) Math.min(dst.limit(), dst.position() + (r.length() - into)));
+                int n = channels[i].read(part, r.offset() + into);
+                if (n > 0) {
+                    dst.position(dst.position() + n);
+                }
+                return n;
+            };
+            return hash(new Window(source, length, DEFAULT_WINDOW));
+        } finally {
+            for (FileChannel c : channels) {
+                if (c != null) {
+                    c.close();
+                }
+            }
+        }
+    }
+
+    /** Where a window's bytes come from: reads into {@code dst} from logical position {@code pos}, as a channel. */
+    @FunctionalInterface
+    private interface Source {
+        int read(ByteBuffer dst, long pos) throws IOException;
+    }
+
     private static long hash(Window window) throws IOException {
         try {
             return XX3.hash(window, WindowAccess.INSTANCE, 0, window.length);
@@ -60,7 +111,7 @@ public final class FileXxh3 {
 
     /** The bytes {@code [start, start + filled)} of the file, little-endian for the multi-byte reads XXH3 makes. */
     private static final class Window {
-        private final FileChannel channel;
+        private final Source channel;
         private final long length;
         private final ByteBuffer buffer;
         private long start;
@@ -68,6 +119,10 @@ public final class FileXxh3 {
         private java.util.function.LongConsumer onRead;
 
         Window(FileChannel channel, long length, int capacity) {
+            this((dst, pos) -> channel.read(dst, pos), length, capacity);
+        }
+
+        Window(Source channel, long length, int capacity) {
             this.channel = channel;
             this.length = length;
             this.buffer = ByteBuffer.allocate((int) Math.max(Long.BYTES, Math.min(capacity, Math.max(length, 1))))

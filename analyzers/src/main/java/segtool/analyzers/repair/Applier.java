@@ -16,6 +16,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import segtool.analyzers.archive.FileRange;
+import segtool.analyzers.archive.FileXxh3;
 
 /**
  * The only code in segtool that changes files. It applies a {@link RepairPlan} the way the server's pass C would,
@@ -114,6 +116,9 @@ public final class Applier {
             for (Map.Entry<String, byte[]> c : plan.contents().entrySet()) {
                 writeFile(q.resolve(c.getKey()), c.getValue());
             }
+            for (Map.Entry<String, List<FileRange>> c : plan.assembled().entrySet()) {
+                assemble(q.resolve(c.getKey()), c.getValue());
+            }
             forceDirectory(q.resolve(Quarantine.BYTES));
             forceDirectory(q.resolve(Planner.NEW_CONTENTS));
             forceDirectory(q);
@@ -140,10 +145,7 @@ public final class Applier {
      * the copies need. A sparse file's holes are copied at full length, so its length is what counts.
      */
     private static void requireSpace(Path dir, RepairPlan plan) throws IOException {
-        long need = plan.quarantineBytes() + SPACE_SLACK;
-        for (byte[] c : plan.contents().values()) {
-            need += c.length;
-        }
+        long need = plan.quarantineBytes() + SPACE_SLACK + plan.newContentBytes();
         Path parent = dir.getParent();
         long usable = Files.getFileStore(parent).getUsableSpace();
         if (need > usable) {
@@ -184,10 +186,9 @@ public final class Applier {
             String content = op instanceof RepairOp.StageIndex ? ((RepairOp.StageIndex) op).content()
                     : op instanceof RepairOp.InstallIndex ? ((RepairOp.InstallIndex) op).content() : null;
             if (content != null) {
-                byte[] bytes = q.content(content);
                 String hash = op instanceof RepairOp.StageIndex ? ((RepairOp.StageIndex) op).xxh3()
                         : ((RepairOp.InstallIndex) op).xxh3();
-                if (Hashing.parse(hash) != segtool.formats.hash.Xxh3.hash(bytes)) {
+                if (Hashing.parse(hash) != FileXxh3.hash(q.contentFile(content))) {
                     throw new IOException(q.directory().resolve(content) + ": does not hash to " + hash);
                 }
             }
@@ -213,7 +214,7 @@ public final class Applier {
             delete(q, dir, (RepairOp.Delete) op);
         } else if (op instanceof RepairOp.StageIndex) {
             RepairOp.StageIndex s = (RepairOp.StageIndex) op;
-            writeFile(dir.resolve(s.file()), q.content(s.content()));
+            copyFile(q.contentFile(s.content()), dir.resolve(s.file()));
         } else if (op instanceof RepairOp.Fence) {
             fence(q, dir, (RepairOp.Fence) op);
         } else if (op instanceof RepairOp.TruncateLog) {
@@ -277,7 +278,7 @@ public final class Applier {
             return;
         }
         if (!matches(staging, i.length(), i.xxh3())) {
-            writeFile(staging, q.content(i.content()));
+            copyFile(q.contentFile(i.content()), staging);
         }
         if (isOriginal && i.existed()) {
             requireCopies(q, i.seq(), i.file());
@@ -809,7 +810,7 @@ public final class Applier {
     }
 
     private static boolean matches(Path p, long length, String xxh3) throws IOException {
-        return exists(p) && Files.size(p) == length && Hashing.range(p, 0, length) == Hashing.parse(xxh3);
+        return exists(p) && Files.size(p) == length && FileXxh3.hash(p) == Hashing.parse(xxh3);
     }
 
     private static IOException conflict(Path p, String what) {
@@ -857,6 +858,38 @@ public final class Applier {
                 throw new IOException("short copy: " + done + " of " + length + " bytes");
             }
             done += n;
+        }
+    }
+
+    /** A new file holding {@code pieces} one after another, streamed through a bounded buffer, then forced. */
+    private void assemble(Path p, List<FileRange> pieces) throws IOException {
+        step("write " + p);
+        try (FileChannel out = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            long at = 0;
+            for (FileRange r : pieces) {
+                try (FileChannel in = FileChannel.open(r.file(), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+                    if (r.offset() + r.length() > in.size()) {
+                        throw new IOException(r.file() + ": is " + in.size() + " bytes, the range [" + r.offset()
+                                + ", " + (r.offset() + r.length()) + ") to copy runs past its end");
+                    }
+                    transfer(in, r.offset(), r.length(), out, at);
+                }
+                at += r.length();
+            }
+            step("force " + p);
+            out.force(true);
+        }
+    }
+
+    /** Create or truncate {@code to}, copy all of {@code from} into it through a bounded buffer, force. */
+    private void copyFile(Path from, Path to) throws IOException {
+        step("write " + to);
+        try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+             FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                     StandardOpenOption.TRUNCATE_EXISTING)) {
+            transfer(in, 0, in.size(), out, 0);
+            step("force " + to);
+            out.force(true);
         }
     }
 

@@ -370,7 +370,8 @@ public final class Quarantine {
         return dir.resolve(e.copy());
     }
 
-    public byte[] content(String relative) throws IOException {
-        return Files.readAllBytes(dir.resolve(relative));
+    /** The file a new content was written to (read it through a bounded window, not {@link #content}). */
+    public Path contentFile(String relative) {
+        return dir.resolve(relative);
     }
 }

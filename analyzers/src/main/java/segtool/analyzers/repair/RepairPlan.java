@@ -3,6 +3,7 @@ package segtool.analyzers.repair;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import segtool.analyzers.archive.FileRange;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.PlannedOp;
 import segtool.formats.naming.PartitionPath;
@@ -12,21 +13,45 @@ import segtool.formats.naming.PartitionPath;
  * into the quarantine first), and the new index contents they install. {@code engineOps} are the judgement's
  * planned operations the journaled ones were made from, for printing; {@code report} is that judgement (null for a
  * resumed plan); {@code notes} are what an operator must read before approving it (a truncated log whose inode the
- * prepare WAL also holds).
+ * prepare WAL also holds). New contents are either bytes ({@code contents}: rebuilt indexes) or assembled from
+ * ranges of existing files ({@code assembled}: a segment taken from a donor replica), which the applier streams
+ * through a bounded buffer, so a new file of any size costs no memory.
  */
 public record RepairPlan(String command, PartitionPath partition, boolean durable, List<RepairOp> ops,
                          List<Leaving> leaving, Map<String, byte[]> contents, List<PlannedOp> engineOps,
-                         PartitionReport report, List<String> notes) {
+                         PartitionReport report, List<String> notes, Map<String, List<FileRange>> assembled) {
 
     public RepairPlan {
         notes = List.copyOf(notes);
+        assembled = Map.copyOf(assembled);
     }
 
-    /** A plan without notes. */
+    /** A plan whose new contents are all bytes. */
+    public RepairPlan(String command, PartitionPath partition, boolean durable, List<RepairOp> ops,
+                      List<Leaving> leaving, Map<String, byte[]> contents, List<PlannedOp> engineOps,
+                      PartitionReport report, List<String> notes) {
+        this(command, partition, durable, ops, leaving, contents, engineOps, report, notes, Map.of());
+    }
+
+    /** A plan without notes whose new contents are all bytes. */
     public RepairPlan(String command, PartitionPath partition, boolean durable, List<RepairOp> ops,
                       List<Leaving> leaving, Map<String, byte[]> contents, List<PlannedOp> engineOps,
                       PartitionReport report) {
-        this(command, partition, durable, ops, leaving, contents, engineOps, report, List.of());
+        this(command, partition, durable, ops, leaving, contents, engineOps, report, List.of(), Map.of());
+    }
+
+    /** Bytes of new content the applier writes into the quarantine first. */
+    public long newContentBytes() {
+        long n = 0;
+        for (byte[] c : contents.values()) {
+            n += c.length;
+        }
+        for (List<FileRange> pieces : assembled.values()) {
+            for (FileRange r : pieces) {
+                n += r.length();
+            }
+        }
+        return n;
     }
 
     /** Bytes {@code [offset, offset + length)} of {@code file}, then {@code originalLength} long, removed by op. */

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import segtool.analyzers.archive.FileRange;
 import segtool.analyzers.archive.FileXxh3;
 import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.inputs.Identity;
@@ -40,12 +41,10 @@ import segtool.formats.naming.SegmentFiles;
  * quarantine's {@code new/}, staged and renamed into place by the journaled {@link Applier} (crash-safe, resumable,
  * restorable with {@code restore}). A precondition that no longer holds refuses the partition; nothing changes.
  *
- * <p>A new segment file is assembled in memory (the repair plan's contents are byte arrays), so a transfer is
- * refused above {@link #MAX_SEGMENT_BYTES}.
+ * <p>A new segment file is a list of ranges (the replica's own prefix, then the donor's bytes) that the applier
+ * streams into place through a bounded buffer, so memory does not grow with the segment.
  */
 public final class PlanApply {
-    /** The largest segment file apply assembles. */
-    public static final long MAX_SEGMENT_BYTES = 1L << 30;
 
     /** What happened to one partition; {@code status}: applied, planned (dry run), nothing, refused, in_use. */
     public record Outcome(PartitionKey key, Path partition, String status, List<String> details,
@@ -205,10 +204,6 @@ public final class PlanApply {
             if (t.to() == 0 && t.from() == 0) {
                 continue;
             }
-            if (t.to() > MAX_SEGMENT_BYTES) {
-                out.add(log + ": the new log would be " + t.to() + " bytes; apply assembles at most "
-                        + MAX_SEGMENT_BYTES);
-            }
             Path dlog = SegmentFiles.log(donor, t.segment());
             String why = differs(dlog, t.donorLength(), t.donorXxh3());
             if (why != null) {
@@ -253,6 +248,7 @@ public final class PlanApply {
         List<RepairOp> installs = new ArrayList<>();
         List<RepairPlan.Leaving> leaving = new ArrayList<>();
         Map<String, byte[]> contents = new LinkedHashMap<>();
+        Map<String, List<FileRange>> assembled = new LinkedHashMap<>();
         List<long[]> pending = new ArrayList<>();
         for (ReplicaComparison.Transfer t : e.transfers()) {
             Path log = SegmentFiles.log(dir, t.segment());
@@ -270,23 +266,43 @@ public final class PlanApply {
                 }
                 continue;
             }
-            byte[] newLog = assemble(log, t, SegmentFiles.log(donor, t.segment()));
-            byte[] newIndex = IndexFile.encode(entriesBelow(SegmentFiles.index(donor, t.segment()), t.to()));
+            List<FileRange> newLog = new ArrayList<>();
+            if (t.from() > 0) {
+                newLog.add(new FileRange(log, 0, t.from()));
+            }
+            if (t.to() > t.from()) {
+                newLog.add(new FileRange(SegmentFiles.log(donor, t.segment()), t.from(), t.to() - t.from()));
+            }
+            long newLogLength = t.to();
+            Path donorIndex = SegmentFiles.index(donor, t.segment());
+            long prefix = indexPrefixBelow(donorIndex, t.to());
             String logContent = "new/" + logName;
             String indexContent = "new/" + indexName;
-            contents.put(logContent, newLog);
-            contents.put(indexContent, newIndex);
+            assembled.put(logContent, newLog);
+            long newIndexLength;
+            String ih;
+            if (prefix >= 0) {
+                List<FileRange> indexPieces = prefix == 0 ? List.of()
+                        : List.of(new FileRange(donorIndex, 0, prefix));
+                assembled.put(indexContent, indexPieces);
+                newIndexLength = prefix;
+                ih = Hashing.hex(FileXxh3.hash(indexPieces));
+            } else {
+                byte[] newIndex = IndexFile.encode(entriesBelow(donorIndex, t.to()));
+                contents.put(indexContent, newIndex);
+                newIndexLength = newIndex.length;
+                ih = Hashing.hex(segtool.formats.hash.Xxh3.hash(newIndex));
+            }
             String logStaging = logName + SegmentFiles.STAGING;
             String indexStaging = indexName + SegmentFiles.STAGING;
-            String lh = Hashing.hex(segtool.formats.hash.Xxh3.hash(newLog));
-            String ih = Hashing.hex(segtool.formats.hash.Xxh3.hash(newIndex));
-            stages.add(new RepairOp.StageIndex(0, logStaging, logContent, newLog.length, lh));
-            stages.add(new RepairOp.StageIndex(0, indexStaging, indexContent, newIndex.length, ih));
+            String lh = Hashing.hex(FileXxh3.hash(newLog));
+            stages.add(new RepairOp.StageIndex(0, logStaging, logContent, newLogLength, lh));
+            stages.add(new RepairOp.StageIndex(0, indexStaging, indexContent, newIndexLength, ih));
             installs.add(new RepairOp.InstallIndex(0, logName, logStaging, t.localLength(), t.localPresent(),
-                    logContent, newLog.length, lh));
+                    logContent, newLogLength, lh));
             pending.add(new long[]{installs.size() - 1, 0, t.localPresent() ? t.localLength() : 0});
             installs.add(new RepairOp.InstallIndex(0, indexName, indexStaging, indexLength, indexExisted,
-                    indexContent, newIndex.length, ih));
+                    indexContent, newIndexLength, ih));
             pending.add(new long[]{installs.size() - 1, 1, indexLength});
         }
         List<RepairOp> ops = new ArrayList<>();
@@ -303,7 +319,7 @@ public final class PlanApply {
                     + e.donor() + ")");
         }
         return new RepairPlan("apply", partition, durable, List.copyOf(ops), List.copyOf(leaving), contents,
-                List.of(), null);
+                List.of(), null, List.of(), assembled);
     }
 
     private static RepairOp renumber(RepairOp op, int seq) {
@@ -324,26 +340,26 @@ public final class PlanApply {
         }
     }
 
-    /** The replica's own {@code [0, from)} followed by the donor's {@code [from, to)}. */
-    private static byte[] assemble(Path local, ReplicaComparison.Transfer t, Path donor) throws IOException {
-        byte[] out = new byte[Math.toIntExact(t.to())];
-        if (t.from() > 0) {
-            read(local, 0, out, 0, (int) t.from());
+    /**
+     * The bytes of the donor's index that hold exactly its entries below {@code to}, when those entries are a prefix
+     * of the file (as in every index the server writes: positions ascend), so the new index is a copy of that
+     * prefix; -1 when they are not (the entries are then selected one by one).
+     */
+    private static long indexPrefixBelow(Path index, long to) throws IOException {
+        if (!Files.isRegularFile(index, LinkOption.NOFOLLOW_LINKS)) {
+            return 0;
         }
-        if (t.to() > t.from()) {
-            read(donor, t.from(), out, (int) t.from(), (int) (t.to() - t.from()));
-        }
-        return out;
-    }
-
-    private static void read(Path file, long at, byte[] into, int off, int len) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(into, off, len);
-            while (b.hasRemaining()) {
-                if (ch.read(b, at + (b.position() - off)) < 0) {
-                    throw new IOException(file + ": ended at " + (at + b.position() - off) + " while copying");
+        try (IndexFile f = IndexFile.open(index)) {
+            long k = 0;
+            while (k < f.entries() && Long.compareUnsigned(f.entry(k).position(), to) < 0) {
+                k++;
+            }
+            for (long i = k; i < f.entries(); i++) {
+                if (Long.compareUnsigned(f.entry(i).position(), to) < 0) {
+                    return -1;
                 }
             }
+            return k * IndexEntry.LENGTH;
         }
     }
 

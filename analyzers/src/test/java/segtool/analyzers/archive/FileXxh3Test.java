@@ -42,4 +42,27 @@ class FileXxh3Test {
             assertThrows(EOFException.class, () -> FileXxh3.hash(channel, 9000, SMALL_WINDOW));
         }
     }
+
+    /** Pieces of two files hashed as one: the digest of the file apply would assemble, across window refills. */
+    @ParameterizedTest(name = "cut at {0}")
+    @ValueSource(ints = {0, 1, 63, 64, 65, 240, 4096, (1 << 20) - 3, 1 << 20, (1 << 20) + 100})
+    void piecesOfTwoFiles_equalTheHashOfTheirConcatenation(int cut) throws IOException {
+        Random r = new Random(cut);
+        byte[] a = new byte[(1 << 20) + 200];
+        byte[] b = new byte[(2 << 20) + 77];
+        r.nextBytes(a);
+        r.nextBytes(b);
+        Path fa = Files.write(dir.resolve("a"), a);
+        Path fb = Files.write(dir.resolve("b"), b);
+        int tail = b.length - cut;
+        byte[] joined = new byte[cut + tail];
+        System.arraycopy(a, 0, joined, 0, cut);
+        System.arraycopy(b, cut, joined, cut, tail);
+        java.util.List<FileRange> pieces = new java.util.ArrayList<>();
+        pieces.add(new FileRange(fa, 0, cut));
+        pieces.add(new FileRange(fb, 0, 0)); // an empty piece changes nothing
+        pieces.add(new FileRange(fb, cut, tail));
+        assertEquals(Xxh3.hash(joined, 0, joined.length), FileXxh3.hash(pieces));
+        assertEquals(Xxh3.hash(new byte[0], 0, 0), FileXxh3.hash(java.util.List.of()));
+    }
 }
