@@ -133,7 +133,13 @@ public final class DumpWriter {
             }
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
             moved = true;
-            syncDirectory(outDir);
+            try {
+                Directories.force(outDir);
+            } catch (IOException e) {
+                // in place but perhaps not on disk: take it back, so a dump that exists is a durable one
+                Files.deleteIfExists(target);
+                throw e;
+            }
             return new PackResult(target, archiveBytes, manifest);
         } finally {
             if (!moved) {
@@ -243,13 +249,6 @@ public final class DumpWriter {
                 "source file changed while packing: " + item.size() + " bytes when hashed, " + now + " now", null);
     }
 
-    private static void syncDirectory(Path dir) {
-        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-            d.force(true);
-        } catch (IOException | UnsupportedOperationException e) {
-            // Not every platform can open or sync a directory; the rename itself has happened.
-        }
-    }
 
     /** Lets the tar and LZ4 streams finish and flush into the channel without closing it, so it can be forced. */
     private static final class KeepOpen extends FilterOutputStream {

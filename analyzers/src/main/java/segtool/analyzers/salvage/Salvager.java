@@ -268,7 +268,13 @@ public final class Salvager {
             }
             checkOutput(partition.directory(), target);
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-            force(target.getParent());
+            try {
+                force(target.getParent());
+            } catch (IOException e) {
+                // in place but perhaps not on disk: take it back, so an archive that exists is a durable one
+                deleteTree(target);
+                throw e;
+            }
             return new Result(target, r.partition(), r.sources(), r.archived(), r.unverified(), r.lost(), r.hasSpan(),
                     r.spanFirst(), r.spanLast(), r.batches(), r.messages(), r.bytes());
         } catch (IOException | RuntimeException e) {
@@ -621,11 +627,7 @@ public final class Salvager {
     }
 
     private static void force(Path dir) throws IOException {
-        try (FileChannel c = FileChannel.open(dir, StandardOpenOption.READ)) {
-            c.force(true);
-        } catch (IOException e) {
-            // some file systems cannot open a directory for sync; the files themselves were forced
-        }
+        segtool.analyzers.archive.Directories.force(dir);
     }
 
     private static void deleteTree(Path p) throws IOException {
