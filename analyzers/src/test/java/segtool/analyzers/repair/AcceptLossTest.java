@@ -1,6 +1,7 @@
 package segtool.analyzers.repair;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -169,6 +170,64 @@ class AcceptLossTest {
             Trees.delete(run);
             Trees.delete(archive);
         }
+    }
+
+    /**
+     * Issue 16.2 for accept-loss: EIO or a torn write (FaultFs) at every file-system operation of the salvage and
+     * the cuts. Each is an I/O error in one line naming the file and the reason; the partition, its quarantines and
+     * the fenced copies still hold every original byte; a re-run ends as an uninterrupted run does.
+     */
+    @ParameterizedTest(name = "{0} durable={2}")
+    @MethodSource("refused")
+    void aFaultAtEveryMutation_isAnIoError_andAReRunConverges(String shape, String inside, boolean durable)
+            throws Exception {
+        Path template = tmp.resolve("template");
+        Trees.copy(GALLERY.resolve(shape), template);
+        Map<String, byte[]> originalFiles = Trees.partitionFiles(partition(template, inside).directory());
+        Path ref = tmp.resolve("reference");
+        Trees.copy(template, ref);
+        FaultFs counting = FaultFs.counting();
+        Repairer.Outcome whole = repairer(StepHook.NONE).acceptLoss(PartitionPath.of(counting.wrap(
+                partition(ref, inside).directory())), durable, true, false, counting.wrap(tmp.resolve("ref-salvage")),
+                "test");
+        assertEquals(0, whole.exitCode(), () -> whole.notes() + " " + whole.error());
+        Map<String, byte[]> expected = Trees.snapshot(ref, false);
+        Trees.delete(ref);
+        Trees.delete(tmp.resolve("ref-salvage"));
+        int steps = counting.mutations();
+        int trials = 0;
+        for (FaultFs.Fault f : new FaultFs.Fault[] {FaultFs.Fault.EIO, FaultFs.Fault.TORN_WRITE}) {
+            for (int n = 1; n <= steps; n++) {
+                String at = shape + " durable=" + durable + ": " + f + " at mutation " + n + " of " + steps;
+                Path run = tmp.resolve("run");
+                Path archive = tmp.resolve("run-salvage");
+                Trees.copy(template, run);
+                Path dir = partition(run, inside).directory();
+                FaultFs fs = new FaultFs(FaultFs.Kind.MUTATION, n, f);
+                Repairer.Outcome failed = repairer(StepHook.NONE).acceptLoss(PartitionPath.of(fs.wrap(dir)), durable,
+                        true, false, fs.wrap(archive), "test");
+                assertNotNull(fs.failed(), at);
+                assertEquals(Repairer.Status.IO_ERROR, failed.status(), () -> at + " (" + fs.failed() + "): "
+                        + failed.status() + " " + failed.error());
+                assertEquals(3, failed.exitCode(), at);
+                String file = Path.of(fs.failed().substring(fs.failed().indexOf(' ') + 1)).getFileName().toString();
+                assertTrue(failed.error().contains(f.reason) && failed.error().contains(file), () -> at + ": "
+                        + failed.error());
+                assertFalse(failed.error().contains("\n"), at);
+                assertReassembles(originalFiles, dir, newestFirst(dir), at);
+                Repairer.Outcome rerun = repairer(StepHook.NONE).acceptLoss(PartitionPath.of(dir), durable, true,
+                        false, archive, "test");
+                assertEquals(0, rerun.exitCode(), () -> at + ", re-run: " + rerun.status() + " " + rerun.error()
+                        + " " + rerun.notes());
+                Trees.assertSame(expected, Trees.snapshot(run, false), at + ", then a re-run");
+                assertTrue(Files.isRegularFile(archive.resolve(Salvager.SUMMARY)), at);
+                Trees.delete(run);
+                Trees.delete(archive);
+                trials++;
+            }
+        }
+        System.out.println("fault injection: accept-loss " + shape + " durable=" + durable + ": " + trials
+                + " trials, all converged");
     }
 
     @Test
