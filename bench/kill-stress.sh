@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Randomised kill -9 of repair --apply, rebuild-index --apply and restore --apply (KillStressTest) at scale:
+# Randomised kill -9 of repair --apply, rebuild-index --apply, restore --apply and repair --accept-loss --apply
+# (KillStressTest) at scale:
 #   bench/kill-stress.sh [TRIALS] [MIB] [SEED]    defaults: 2000 trials, 256 MiB partitions, seed 0x5E970016
 # Each trial copies a damaged four-segment partition of MIB MiB of log, SIGKILLs the command in a child JVM right
 # after a random mutation step or at a random moment of its run, checks that the partition and its quarantines hold

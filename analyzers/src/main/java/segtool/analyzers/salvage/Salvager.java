@@ -256,9 +256,10 @@ public final class Salvager {
     public Result salvage(PartitionPath partition, Path out, List<String> problems) throws IOException {
         Path target = out.toAbsolutePath().normalize();
         checkOutput(partition.directory(), target);
-        Path tmp = target.resolveSibling("." + target.getFileName() + ".segtool-salvage-tmp." + ProcessHandle
-                .current().pid());
+        String tmpPrefix = "." + target.getFileName() + TMP_MARKER;
+        Path tmp = target.resolveSibling(tmpPrefix + ProcessHandle.current().pid());
         deleteTree(tmp);
+        removeAbandoned(target.getParent(), tmpPrefix);
         Files.createDirectory(tmp);
         try {
             Result r;
@@ -280,6 +281,27 @@ public final class Salvager {
         } catch (IOException | RuntimeException e) {
             deleteTree(tmp);
             throw e;
+        }
+    }
+
+    /** The temporary directory of a salvage into {@code OUT} is {@code .OUT<marker><pid>} beside it. */
+    static final String TMP_MARKER = ".segtool-salvage-tmp.";
+
+    /**
+     * Removes the temporary directories that killed salvages into the same OUT left behind: those whose owner PID
+     * (the name's last part) is no running process. A live one is another salvage at work and is left alone.
+     */
+    private static void removeAbandoned(Path parent, String prefix) throws IOException {
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(parent, p -> p.getFileName().toString()
+                .startsWith(prefix))) {
+            for (Path d : s) {
+                String pid = d.getFileName().toString().substring(prefix.length());
+                boolean numeric = !pid.isEmpty() && pid.length() < 19 && pid.chars().allMatch(Character::isDigit);
+                if (numeric && !ProcessHandle.of(Long.parseLong(pid)).map(ProcessHandle::isAlive).orElse(false)
+                        && Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
+                    deleteTree(d);
+                }
+            }
         }
     }
 

@@ -280,7 +280,7 @@ class AcceptLossTest {
 
     // ---- helpers ---------------------------------------------------------------------------------------------
 
-    private static List<Path> newestFirst(Path partition) throws IOException {
+    static List<Path> newestFirst(Path partition) throws IOException {
         List<Path> out = new ArrayList<>();
         for (Path q : Quarantine.of(partition)) {
             if (Quarantine.hasManifest(q)) {

@@ -8,8 +8,9 @@ import segtool.formats.naming.PartitionPath;
 /**
  * The child JVM of {@link KillStressTest}: one mutating command with {@code --apply}, as the shell runs it, printing
  * {@code AT <step>} when it reaches mutation step {@code k} (and carrying on, so the parent's SIGKILL lands a little
- * later) and {@code DONE <exit code>} at the end. Args: {@code repair|rebuild-index|restore}, the partition (the
- * quarantine for restore), enforce_fsync, k ({@code -1}: announce nothing, the parent kills on a timer).
+ * later) and {@code DONE <exit code>} at the end. Args: {@code repair|rebuild-index|restore|accept-loss}, the
+ * partition (the quarantine for restore), enforce_fsync, k ({@code -1}: announce nothing, the parent kills on a
+ * timer), and for accept-loss the salvage archive's path.
  */
 public final class KillStressChild {
     private KillStressChild() {
@@ -38,6 +39,12 @@ public final class KillStressChild {
             }
             case "rebuild-index" -> {
                 Repairer.Outcome o = repairer.rebuildIndex(PartitionPath.of(path), null, durable, true, false);
+                exit = o.exitCode();
+                detail = o.status() + " " + o.error();
+            }
+            case "accept-loss" -> {
+                Repairer.Outcome o = repairer.acceptLoss(PartitionPath.of(path), durable, true, false,
+                        Path.of(args[4]), "kill-stress");
                 exit = o.exitCode();
                 detail = o.status() + " " + o.error();
             }

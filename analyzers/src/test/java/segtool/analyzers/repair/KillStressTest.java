@@ -53,7 +53,7 @@ class KillStressTest {
     Path tmp;
 
     enum Command {
-        REPAIR("repair"), REBUILD_INDEX("rebuild-index"), RESTORE("restore");
+        REPAIR("repair"), REBUILD_INDEX("rebuild-index"), RESTORE("restore"), ACCEPT_LOSS("accept-loss");
 
         final String arg;
 
@@ -93,7 +93,7 @@ class KillStressTest {
             Path partition = Shapes.partitionDir(run);
             Path target = c.command() == Command.RESTORE ? run.resolve(c.template().relativize(c.quarantine()))
                     : partition;
-            Process child = start(c.command(), target, c.durable(), k);
+            Process child = start(c.command(), target, c.durable(), k, run.resolve(SALVAGE));
             // No trial can hang the suite: a child that neither reaches its step nor ends is killed and fails below.
             CompletableFuture.delayedExecutor(120, TimeUnit.SECONDS).execute(child::destroyForcibly);
             String seen = step ? killAtStep(child, random) : killAfter(child, delay);
@@ -111,8 +111,14 @@ class KillStressTest {
             }
             report.add(at + " -> exit " + exit + (seen == null ? "" : ", " + seen));
 
-            assertAllBytesHeld(c.original(), partition, at);
-            int again = rerun(c.command(), target, c.durable());
+            if (c.command() == Command.ACCEPT_LOSS) {
+                // several cuts can each quarantine a part of one file: reassembled newest quarantine first
+                AcceptLossTest.assertReassembles(Trees.partitionFiles(c.original()), partition,
+                        AcceptLossTest.newestFirst(partition), at);
+            } else {
+                assertAllBytesHeld(c.original(), partition, at);
+            }
+            int again = rerun(c.command(), target, c.durable(), run.resolve(SALVAGE));
             assertEquals(0, again, at + ": the re-run exits " + again);
             assertEquals(c.expected(), hashes(run), at + ": the re-run leaves something else than an uninterrupted run");
             Trees.delete(run);
@@ -130,6 +136,11 @@ class KillStressTest {
         Path template = tmp.resolve(command.arg + "-" + durable);
         Path dir = Shapes.partitionDir(template);
         build(dir, command == Command.REBUILD_INDEX);
+        if (command == Command.ACCEPT_LOSS) {
+            interiorDamage(dir);
+            assertEquals("InteriorDamage", FixpointTest.ENGINE.judge(PartitionPath.of(dir), durable).refusal()
+                    .variant().name(), "accept-loss starts from a refused partition");
+        }
         Path original = tmp.resolve(command.arg + "-" + durable + "-original");
         Trees.copy(dir, original);
         Path quarantine = null;
@@ -144,7 +155,7 @@ class KillStressTest {
                 : Shapes.partitionDir(reference);
         Applier counting = new Applier(StepHook.NONE, "test");
         int exit = run(new Repairer(FixpointTest.ENGINE, ServerGuard.Report::idle, counting, p -> true), command,
-                refTarget, durable);
+                refTarget, durable, reference.resolve(SALVAGE));
         assertEquals(0, exit, command.arg + " uninterrupted");
         assertTrue(counting.steps() > 0, command.arg + " mutates nothing: no kill can land in it");
         Map<String, Long> expected = hashes(reference);
@@ -161,7 +172,7 @@ class KillStressTest {
         Path timedTarget = command == Command.RESTORE ? timed.resolve(template.relativize(quarantine))
                 : Shapes.partitionDir(timed);
         long t0 = System.nanoTime();
-        Process child = start(command, timedTarget, durable, -1);
+        Process child = start(command, timedTarget, durable, -1, timed.resolve(SALVAGE));
         assertTrue(child.waitFor(120, TimeUnit.SECONDS), command.arg + ": the child did not finish");
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
         assertEquals(0, child.exitValue(), command.arg + " in a child: " + new String(child.getInputStream()
@@ -199,17 +210,41 @@ class KillStressTest {
         Files.write(index, new byte[]{1, 2, 3, 4, 5}, StandardOpenOption.APPEND);
     }
 
+    /**
+     * For accept-loss: one byte flipped in the payload of the middle batch of segment 1, so recovery refuses the
+     * partition (InteriorDamage in either mode) and accept-loss cuts it there and moves the later segments aside.
+     */
+    private static void interiorDamage(Path dir) throws IOException {
+        List<Path> logs;
+        try (Stream<Path> s = Files.list(dir)) {
+            logs = s.filter(p -> p.getFileName().toString().endsWith(".log")).sorted().toList();
+        }
+        Path log = logs.get(1);
+        long at = Files.size(log) / 2;
+        try (FileChannel ch = FileChannel.open(log, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1);
+            ch.read(b, at);
+            b.put(0, (byte) (b.get(0) ^ 0x5A));
+            b.rewind();
+            ch.write(b, at);
+        }
+    }
+
     private static void truncate(Path f, long length) throws IOException {
         try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
             ch.truncate(length);
         }
     }
 
-    private static Process start(Command command, Path target, boolean durable, int k) throws IOException {
+    /** Where accept-loss writes its salvage archive, beside the data directory of a trial. */
+    static final String SALVAGE = "salvage";
+
+    private static Process start(Command command, Path target, boolean durable, int k, Path salvage)
+            throws IOException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         return new ProcessBuilder(java.toString(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
                 "-Xmx256m", "-cp", System.getProperty("java.class.path"), KillStressChild.class.getName(),
-                command.arg, target.toString(), Boolean.toString(durable), Integer.toString(k))
+                command.arg, target.toString(), Boolean.toString(durable), Integer.toString(k), salvage.toString())
                 .redirectErrorStream(true).start();
     }
 
@@ -241,12 +276,14 @@ class KillStressTest {
         return "finished first";
     }
 
-    private static int rerun(Command command, Path target, boolean durable) {
-        return run(FixpointTest.repairer(), command, target, durable);
+    private static int rerun(Command command, Path target, boolean durable, Path salvage) {
+        return run(FixpointTest.repairer(), command, target, durable, salvage);
     }
 
-    private static int run(Repairer r, Command command, Path target, boolean durable) {
+    private static int run(Repairer r, Command command, Path target, boolean durable, Path salvage) {
         return switch (command) {
+            case ACCEPT_LOSS -> r.acceptLoss(PartitionPath.of(target), durable, true, false, salvage, "kill-stress")
+                    .exitCode();
             case REPAIR -> r.repair(PartitionPath.of(target), durable, true, false).exitCode();
             case REBUILD_INDEX -> r.rebuildIndex(PartitionPath.of(target), null, durable, true, false).exitCode();
             case RESTORE -> r.restore(target, true, false).exitCode();
@@ -262,7 +299,9 @@ class KillStressTest {
         try (Stream<Path> walk = Files.walk(root)) {
             for (Path p : (Iterable<Path>) walk::iterator) {
                 String rel = root.relativize(p).toString();
-                if (rel.isEmpty() || rel.contains(Quarantine.MARKER) || rel.endsWith(PartitionLock.SUFFIX)) {
+                // the salvage archive's summary carries the time it was written; the test checks it is there
+                if (rel.isEmpty() || rel.contains(Quarantine.MARKER) || rel.endsWith(PartitionLock.SUFFIX)
+                        || rel.equals(SALVAGE) || rel.startsWith(SALVAGE + "/")) {
                     continue;
                 }
                 out.put(Files.isDirectory(p) ? rel + "/" : rel, Files.isDirectory(p) ? 0L : xxh3(p));

@@ -377,4 +377,19 @@ class SalvagerTest {
             }
         }
     }
+
+    /** A killed salvage leaves its temporary directory; the next salvage into the same OUT removes it (16.5). */
+    @Test
+    void theTemporaryOfAKilledSalvage_isRemovedByTheNext_aLiveOnesIsNot() throws Exception {
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Path out = tmp.resolve("out");
+        Path abandoned = Files.createDirectories(tmp.resolve(".out.segtool-salvage-tmp." + gone.pid()));
+        Files.write(abandoned.resolve("batches.log"), new byte[100]);
+        Path live = Files.createDirectories(tmp.resolve(".out.segtool-salvage-tmp.1"));
+        salvage(galleryPartition("interior-damage"), out, Salvager.Options.defaults("test"));
+        assertTrue(Files.isRegularFile(out.resolve(Salvager.SUMMARY)));
+        assertFalse(Files.exists(abandoned), "the dead owner's temporary is gone");
+        assertTrue(Files.isDirectory(live), "pid 1 is alive: its temporary is not segtool's to remove");
+    }
 }
