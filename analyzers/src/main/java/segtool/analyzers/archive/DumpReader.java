@@ -383,15 +383,7 @@ public final class DumpReader {
                 throw fail(name, at, "entry of " + size + " bytes exceeds the per-entry limit of "
                         + limits.maxEntryBytes() + " bytes");
             }
-            if (size > budget - written) {
-                throw fail(name, at, overBudget(size));
-            }
-            long usable = store.getUsableSpace();
-            if (size > usable) {
-                throw fail(name, at, "needs " + size + " bytes, only " + usable + " usable under " + tempParent);
-            }
-            Path file = destination(rel, name, at);
-            createDirectories(file.getParent(), name, at);
+            Path file = reserve(rel, name, size, at);
             long copied = copyInto(tar, file, name, at);
             if (copied != size) {
                 throw fail(name, tarIn.count(), "entry holds " + copied + " bytes, its header says " + size);
@@ -402,6 +394,23 @@ public final class DumpReader {
                 throw fail(name, at, "cannot set mode or time: " + ex);
             }
             extracted.put(rel, file);
+        }
+
+        /**
+         * Checks that {@code size} more bytes fit the expansion budget and the free space, and makes the entry's
+         * parent directories; returns where the entry goes.
+         */
+        private Path reserve(String rel, String name, long size, long at) throws IOException {
+            if (size > budget - written) {
+                throw fail(name, at, overBudget(size));
+            }
+            long usable = store.getUsableSpace();
+            if (size > usable) {
+                throw fail(name, at, "needs " + size + " bytes, only " + usable + " usable under " + tempParent);
+            }
+            Path file = destination(rel, name, at);
+            createDirectories(file.getParent(), name, at);
+            return file;
         }
 
         /**
@@ -424,16 +433,7 @@ public final class DumpReader {
             if (rel.isEmpty() || rel.equals(Manifest.NAME)) {
                 throw fail(name, at, "a hard link cannot name " + (rel.isEmpty() ? "the archive root" : Manifest.NAME));
             }
-            long size = Files.size(source);
-            if (size > budget - written) {
-                throw fail(name, at, overBudget(size));
-            }
-            long usable = store.getUsableSpace();
-            if (size > usable) {
-                throw fail(name, at, "needs " + size + " bytes, only " + usable + " usable under " + tempParent);
-            }
-            Path file = destination(rel, name, at);
-            createDirectories(file.getParent(), name, at);
+            Path file = reserve(rel, name, Files.size(source), at);
             try (InputStream in = Files.newInputStream(source, LinkOption.NOFOLLOW_LINKS)) {
                 copyInto(in, file, name, at);
             }

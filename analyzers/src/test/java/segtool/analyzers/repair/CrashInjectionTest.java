@@ -81,16 +81,7 @@ class CrashInjectionTest {
 
             if (!durable) {
                 // restore does not depend on the mode; once is enough
-                Path undo = tmp.resolve("undo");
-                Trees.copy(run, undo);
-                for (Path q : Quarantine.of(Shapes.partitionDir(undo))) {
-                    if (Quarantine.hasManifest(q)) {
-                        Repairer.RestoreOutcome r = FixpointTest.repairer().restore(q, true, false);
-                        assertEquals(0, r.exitCode(), () -> at + ": restore " + r.error() + " " + r.result());
-                    }
-                }
-                Trees.assertSame(t.originalTree(), Trees.snapshot(undo, false), at + ", then restore");
-                Trees.delete(undo);
+                Trees.assertRestoresOriginal(run, tmp.resolve("undo"), t.originalTree(), at);
             }
 
             Repairer.Outcome rerun = FixpointTest.repairer().repair(p, durable, true, false);

@@ -167,4 +167,22 @@ final class Trees {
                     + s.status());
         }
     }
+
+    /**
+     * On a copy of {@code root}: restores every committed quarantine of the partition, then asserts the tree is
+     * {@code originalTree} again. The copy is removed after.
+     */
+    static void assertRestoresOriginal(Path root, Path copy, Map<String, byte[]> originalTree, String context)
+            throws IOException {
+        delete(copy);
+        copy(root, copy);
+        for (Path q : Quarantine.of(Shapes.partitionDir(copy))) {
+            if (Quarantine.hasManifest(q)) {
+                Repairer.RestoreOutcome r = FixpointTest.repairer().restore(q, true, false);
+                assertEquals(0, r.exitCode(), () -> context + ": restore " + r.error() + " " + r.result());
+            }
+        }
+        assertSame(originalTree, snapshot(copy, false), context + ", then restore");
+        delete(copy);
+    }
 }
