@@ -84,9 +84,11 @@ public final class Applier {
         requireSpace(dir, plan);
         Instant now = clock.instant();
         Path q = null;
+        // one step however many names are tried: a name is taken when two quarantines share a millisecond, which
+        // depends on timing, and the steps of a plan must not
+        step("mkdir " + Quarantine.directoryFor(dir, now, 0));
         for (int attempt = 0; q == null; attempt++) {
             Path candidate = Quarantine.directoryFor(dir, now, attempt);
-            step("mkdir " + candidate);
             try {
                 Files.createDirectory(candidate);
                 q = candidate;
