@@ -179,6 +179,18 @@ public final class SegmentLog implements AutoCloseable {
         return verifyAside(p, n);
     }
 
+    /**
+     * Verify(p, n) for a reader that asks for records in log order, as a listing does: the same answer as
+     * {@link #verify}, through the walk's ring of windows (records verified ahead on the other cores) when the log
+     * was opened with more than one thread. A record asked for out of order starts the ring again from there.
+     */
+    public Defect verifyInOrder(long p, long n) throws IOException {
+        if (U64.gt(U64.addSat(p, n), length)) {
+            return Defect.of(Defect.Code.RUNS_PAST_EOF, p, 0, U64.subSat(length, p), n);
+        }
+        return verifier.verify(p, n);
+    }
+
     /** Verify one record out of walk order (probe survivors, anchor search); the caller checked the bounds. */
     Defect verifyAside(long p, long n) throws IOException {
         return verifier.verifyAside(p, n);
