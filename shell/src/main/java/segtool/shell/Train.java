@@ -13,9 +13,10 @@ import picocli.CommandLine;
  * The training run of the launcher's class-data archive (or AOT cache): in one JVM, every command the archive should
  * cover, so that what any short command loads comes from it and not from the jar. It runs each subcommand's help,
  * the usage, the version, a usage error, and every command that only reads on the bundled samples, in text and JSON,
- * with all output discarded. It never runs a command that writes (salvage, pack, collect, plan, apply, restore, and
- * repair or rebuild-index with --apply).
- * <pre>java -XX:ArchiveClassesAtExit=segtool.jsa -cp segtool.jar segtool.shell.Train samples/gallery</pre>
+ * with all output discarded. Given a scratch directory (the launcher passes one inside its cache directory and
+ * removes it), it also runs the commands that write a new file there: salvage, pack, collect, plan, and a scan of the
+ * crash dump it packed. It never changes the samples: no --apply, no restore.
+ * <pre>java -XX:ArchiveClassesAtExit=segtool.jsa -cp segtool.jar segtool.shell.Train samples/gallery [SCRATCH]</pre>
  */
 public final class Train {
     private Train() {
@@ -25,7 +26,16 @@ public final class Train {
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream(), true);
         System.setOut(quiet);
         System.setErr(quiet);
-        for (String[] line : lines(args.length > 0 ? Path.of(args[0]) : null)) {
+        Path gallery = args.length > 0 ? Path.of(args[0]) : null;
+        Path scratch = args.length > 1 ? Path.of(args[1]) : null;
+        if (scratch != null) {
+            try {
+                Files.createDirectories(scratch);
+            } catch (java.io.IOException e) {
+                scratch = null;
+            }
+        }
+        for (String[] line : lines(gallery, scratch)) {
             Warmup.isLarge(line);
             try {
                 CommandLine cmd = CommandLines.oneShot(line);
@@ -39,8 +49,11 @@ public final class Train {
         System.exit(0);
     }
 
-    /** The command lines to run; those on the samples only when {@code gallery} holds them. */
-    static List<String[]> lines(Path gallery) {
+    /**
+     * The command lines to run: those on the samples only when {@code gallery} holds them, those that write only with
+     * a {@code scratch} directory (null for none), and then only into it.
+     */
+    static List<String[]> lines(Path gallery, Path scratch) {
         List<String[]> lines = new ArrayList<>();
         lines.add(new String[] {"--version"});
         lines.add(new String[] {"--help"});
@@ -82,6 +95,17 @@ public final class Train {
                 lines.add(new String[] {"rebuild-index", json, p});
                 lines.add(new String[] {"compare", json, d, d});
             }
+            if (scratch != null) {
+                String out = scratch.resolve(shape).toString();
+                lines.add(new String[] {"salvage", "-o", out + ".salvage", p});
+                lines.add(new String[] {"pack", "-o", out + ".tar.lz4", d});
+                lines.add(new String[] {"scan", "--json", out + ".tar.lz4"});
+                lines.add(new String[] {"collect", "--node=" + shape, "-o", out + ".manifest", d});
+            }
+        }
+        if (scratch != null) {
+            lines.add(new String[] {"plan", "-o", scratch.resolve("plan.json").toString(),
+                scratch.resolve("healthy.manifest").toString(), scratch.resolve("torn-tail.manifest").toString()});
         }
         lines.add(new String[] {"scan", gallery.resolve("no-such-partition").toString()});
         return lines;
