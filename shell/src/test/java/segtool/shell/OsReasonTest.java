@@ -1,0 +1,167 @@
+package segtool.shell;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 14.12: an I/O error names the file and the operating system's reason ("Permission denied", "is a
+ * directory", "not a segment file"), in one line, in every command. Root reads everything, so when the suite runs as
+ * root an unreadable file is tried by the same classes run as the unprivileged user nobody (setpriv), from a copy of
+ * the class path that user can read; without setpriv the permission cases are skipped with a message.
+ */
+class OsReasonTest {
+    @TempDir
+    static Path root;
+
+    static Path classpath;
+    static Partitions p;
+
+    static boolean isRoot() {
+        return "root".equals(System.getProperty("user.name"));
+    }
+
+    @BeforeAll
+    static void build() throws Exception {
+        Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
+        p = Partitions.healthy(root, "node");
+        if (isRoot()) {
+            classpath = Files.createDirectories(root.resolve("cp"));
+            int i = 0;
+            List<String> entries = new ArrayList<>();
+            for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
+                Path src = Path.of(e);
+                Path dst = classpath.resolve(i++ + "-" + src.getFileName());
+                if (Files.isDirectory(src)) {
+                    try (var walk = Files.walk(src)) {
+                        for (Path f : (Iterable<Path>) walk::iterator) {
+                            Path t = dst.resolve(src.relativize(f).toString());
+                            if (Files.isDirectory(f)) {
+                                Files.createDirectories(t);
+                            } else {
+                                Files.copy(f, t);
+                            }
+                        }
+                    }
+                } else if (Files.exists(src)) {
+                    Files.copy(src, dst);
+                }
+                entries.add(dst.toString());
+            }
+            Files.writeString(classpath.resolve("path"), String.join(File.pathSeparator, entries));
+            try (var walk = Files.walk(classpath)) {
+                for (Path f : (Iterable<Path>) walk::iterator) {
+                    Files.setPosixFilePermissions(f, PosixFilePermissions.fromString(Files.isDirectory(f)
+                            ? "rwxr-xr-x" : "rw-r--r--"));
+                }
+            }
+            for (Path d = p.dir; !d.equals(root); d = d.getParent()) {
+                Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwxr-xr-x"));
+            }
+            try (var walk = Files.list(p.dir)) {
+                for (Path f : (Iterable<Path>) walk::iterator) {
+                    Files.setPosixFilePermissions(f, PosixFilePermissions.fromString(Files.isDirectory(f)
+                            ? "rwxr-xr-x" : "rw-r--r--"));
+                }
+            }
+        }
+    }
+
+    /** segtool as an unprivileged user: in this JVM when the suite is not root, else a child under setpriv. */
+    static Cli.Result unprivileged(Object... args) throws Exception {
+        if (!isRoot()) {
+            return Cli.run(args);
+        }
+        Path setpriv = Path.of("/usr/bin/setpriv");
+        Assumptions.assumeTrue(Files.isExecutable(setpriv), "running as root without setpriv: the permission "
+                + "cases need an unprivileged user");
+        List<String> cmd = new ArrayList<>(List.of(setpriv.toString(), "--reuid=65534", "--regid=65534",
+                "--clear-groups", ProcessHandle.current().info().command().orElse("java"), "-Xshare:auto",
+                "-XX:TieredStopAtLevel=1", "-cp", Files.readString(classpath.resolve("path")),
+                "segtool.shell.Main"));
+        for (Object a : args) {
+            cmd.add(String.valueOf(a));
+        }
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile());
+        pb.environment().put("TMPDIR", root.toString());
+        Process proc = pb.start();
+        proc.getOutputStream().close();
+        byte[] out = proc.getInputStream().readAllBytes();
+        byte[] err = proc.getErrorStream().readAllBytes();
+        assertTrue(proc.waitFor(60, TimeUnit.SECONDS), "the child ended");
+        return new Cli.Result(proc.exitValue(), new String(out, StandardCharsets.UTF_8),
+                new String(err, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void anUnreadableSegment_isPermissionDenied_inEveryCommand() throws Exception {
+        Path log = p.segment(1).log();
+        Files.setPosixFilePermissions(log, PosixFilePermissions.fromString("---------"));
+        try {
+            String start = Long.toString(p.segment(1).startOffset());
+            Object[][] runs = {
+                {"scan", p.dir}, {"explain", p.dir}, {"segments", p.dir}, {"stats", p.dir},
+                {"messages", p.dir, "--offset", "130", "--limit", "1"}, {"find", p.dir, "--offset", "200"}, {"batches", p.dir.resolve(start)},
+                {"hexdump", log, "0"}, {"repair", p.dir},
+            };
+            for (Object[] run : runs) {
+                Cli.Result r = unprivileged(run);
+                String all = (r.out() + r.err()).toLowerCase(java.util.Locale.ROOT).replaceAll("\\s+", " ");
+                assertTrue(r.exit() == 3, run[0] + ": " + r);
+                assertTrue(all.contains(log.getFileName() + ": ") && all.contains("permission denied"),
+                        run[0] + ": names the file and the reason: " + r);
+                assertTrue(!all.contains("accessdenied") && !r.err().contains("\tat "), run[0] + ": " + r);
+                assertTrue(r.err().lines().count() <= 2, run[0] + ": " + r);
+            }
+        } finally {
+            Files.setPosixFilePermissions(log, PosixFilePermissions.fromString("rw-r--r--"));
+        }
+    }
+
+    @Test
+    void anUnreadablePartitionDirectory_isPermissionDenied() throws Exception {
+        Files.setPosixFilePermissions(p.dir, PosixFilePermissions.fromString("---------"));
+        try {
+            for (String command : new String[]{"scan", "segments", "messages"}) {
+                Cli.Result r = unprivileged(command, p.dir);
+                String all = (r.out() + r.err()).toLowerCase(java.util.Locale.ROOT).replaceAll("\\s+", " ");
+                assertTrue(r.exit() == 3 || r.exit() == 64, command + ": " + r);
+                assertTrue(all.contains(p.dir.getFileName() + ": ") && all.contains("permission denied"),
+                        command + ": " + r);
+                assertTrue(!r.err().contains("\tat "), command + ": " + r);
+            }
+        } finally {
+            Files.setPosixFilePermissions(p.dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+    }
+
+    @Test
+    void theWrongKindOfFile_isNamed() throws Exception {
+        Path notes = Files.writeString(root.resolve("notes.txt"), "not a segment\n");
+        Cli.Result r = Cli.run("batches", notes);
+        assertEquals(ExitCodes.USAGE, r.exit(), r.toString());
+        assertEquals("segtool: " + notes + ": not a segment file (expected <start offset>.log or .index)",
+                r.err().lines().findFirst().orElse(""), r.toString());
+        Path dir = Files.createDirectories(p.dir.resolve("00000000000000099999.log"));
+        try {
+            Cli.Result d = Cli.run("scan", p.dir);
+            assertEquals(3, d.exit(), d.toString());
+            assertTrue((d.out() + d.err()).contains("00000000000000099999.log: is a directory, not a regular file"),
+                    d.toString());
+        } finally {
+            Files.delete(dir);
+        }
+    }
+}
