@@ -366,11 +366,20 @@ function _picocli_segtool_segments() {
 
   local commands=""
   local flag_opts="'--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--partition-id' '--max-message-size-upper' '-q' '--quiet'"
+  local arg_opts="'--stream' '--topic' '--partition' '--partition-id' '--max-message-size-upper' '-q' '--quiet'"
 
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
+    '--stream')
+      return
+      ;;
+    '--topic')
+      return
+      ;;
+    '--partition')
+      return
+      ;;
     '--partition-id')
       return
       ;;
@@ -636,11 +645,20 @@ function _picocli_segtool_stats() {
 
   local commands=""
   local flag_opts="'--segments' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--partition-id' '--max-message-size-upper' '-q' '--quiet'"
+  local arg_opts="'--stream' '--topic' '--partition' '--partition-id' '--max-message-size-upper' '-q' '--quiet'"
 
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
+    '--stream')
+      return
+      ;;
+    '--topic')
+      return
+      ;;
+    '--partition')
+      return
+      ;;
     '--partition-id')
       return
       ;;
@@ -676,12 +694,21 @@ function _picocli_segtool_repair() {
 
   local commands=""
   local flag_opts="'--enforce-fsync' '--override-durability' '--apply' '--force' '-y' '--yes' '--json' '--no-color' '--debug' '--accept-loss' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet' '--salvage-to'"
+  local arg_opts="'--stream' '--topic' '--partition' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet' '--salvage-to'"
   local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
+    '--stream')
+      return
+      ;;
+    '--topic')
+      return
+      ;;
+    '--partition')
+      return
+      ;;
     '--durability')
       local IFS=$'\n'
       COMPREPLY=( $( compReplyArray "${persistedreplicated_option_args[@]}" ) )

@@ -54,6 +54,9 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
     Path path;
 
     @Mixin
+    segtool.shell.options.Selection selection;
+
+    @Mixin
     ReadOptions read;
 
     @Mixin
@@ -74,7 +77,7 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
     @Override
     public Integer call() throws Exception {
         Path target = ShellSession.resolve(spec, path);
-        Targets t = ShellSession.targets(spec, target);
+        Targets t = selection.apply(ShellSession.targets(spec, target));
         PrintWriter out = spec.commandLine().getOut();
         Style style = output.style();
         int exit = ExitCodes.CLEAN;

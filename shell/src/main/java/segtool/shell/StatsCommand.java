@@ -48,6 +48,9 @@ public final class StatsCommand implements Callable<Integer>, ReadCommand {
     boolean perSegment;
 
     @Mixin
+    segtool.shell.options.Selection selection;
+
+    @Mixin
     ReadOptions read;
 
     @Mixin
@@ -100,7 +103,7 @@ public final class StatsCommand implements Callable<Integer>, ReadCommand {
     @Override
     public Integer call() throws Exception {
         Path target = ShellSession.resolve(spec, path);
-        Targets t = ShellSession.targets(spec, target);
+        Targets t = selection.apply(ShellSession.targets(spec, target));
         PrintWriter out = spec.commandLine().getOut();
         Style style = output.style();
         Counts total = new Counts();

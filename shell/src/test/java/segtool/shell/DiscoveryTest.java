@@ -117,6 +117,13 @@ class DiscoveryTest {
         Cli.Result explain = Cli.run("explain", b, "--partition", "1");
         assertEquals(1, explain.exit(), explain.toString());
 
+        for (String command : new String[]{"segments", "stats", "repair"}) {
+            Cli.Result one = Cli.run(command, a, "--stream", "2", "--json");
+            assertEquals(0, one.exit(), command + ": " + one);
+            assertTrue(one.out().contains("partitions/3") && !one.out().contains("topics/2/partitions/1"),
+                    command + ": " + one);
+        }
+
         Cli.Result none = Cli.run("scan", a, "--stream", "9");
         assertEquals(ExitCodes.USAGE, none.exit(), none.toString());
         assertEquals("segtool: " + a + ": no partition matches the selection (3 partition(s): s1/t1/p1, s1/t2/p1, "

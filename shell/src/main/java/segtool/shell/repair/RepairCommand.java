@@ -44,6 +44,9 @@ public final class RepairCommand implements Callable<Integer> {
     String path;
 
     @Mixin
+    segtool.shell.options.Selection selection;
+
+    @Mixin
     VerdictOptions verdict;
 
     @Mixin
@@ -72,7 +75,7 @@ public final class RepairCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path target = RepairCli.resolve(spec, path);
-        Targets targets = segtool.shell.ShellSession.targets(spec, target);
+        Targets targets = selection.apply(segtool.shell.ShellSession.targets(spec, target));
         if (targets.kind() == Targets.Kind.SEGMENT) {
             throw new CommandLine.ParameterException(spec.commandLine(), target + " is a segment file; repair takes "
                     + "the partition directory (rebuild-index takes a segment)");
