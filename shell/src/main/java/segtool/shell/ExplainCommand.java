@@ -65,6 +65,9 @@ public final class ExplainCommand implements Callable<Integer> {
     @Mixin
     segtool.shell.options.Selection selection;
 
+    @picocli.CommandLine.Option(names = Progress.OPTION, description = Progress.DESCRIPTION)
+    boolean progress;
+
     @Mixin
     OutputOptions output;
 

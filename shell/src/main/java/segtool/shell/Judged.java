@@ -89,7 +89,10 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
         }
         RecoveryOptions options = verdict.engineOptions().withCheckpoint(null);
         DataDirJudge judge = new DataDirJudge(options, options.threads());
-        try (Progress progress = Progress.start(output, "judging")) {
+        picocli.CommandLine.Model.OptionSpec forced = spec.findOption(Progress.OPTION);
+        try (Progress progress = Progress.start(output, "judging", forced != null
+                && Boolean.TRUE.equals(forced.getValue()), segtool.shell.render.Terminals.width(
+                ShellSession.of(spec).terminal()), System.err)) {
             List<PartitionReport> judged = judge.judge(judgeable, durable, checkpoints, both, progress);
             // An interrupt during a read closes the channel and surfaces as an I/O error in the report; the flag
             // is still set, and it means "cancelled", not "cannot read".

@@ -54,6 +54,9 @@ public final class ScanCommand implements Callable<Integer> {
     @Mixin
     VerdictOptions verdict;
 
+    @picocli.CommandLine.Option(names = Progress.OPTION, description = Progress.DESCRIPTION)
+    boolean progress;
+
     @Mixin
     OutputOptions output;
 
