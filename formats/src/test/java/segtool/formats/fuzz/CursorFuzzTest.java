@@ -57,13 +57,14 @@ class CursorFuzzTest {
             long expected = 0;
             for (LogCursor.Batch next; (next = cursor.next()) != null; ) {
                 LogCursor.Batch b = next;
-                check(b.position() == expected, "batch at " + b.position() + ", expected " + expected);
-                check(b.checked() && b.end() <= data.length && b.length() >= BatchHeader.LENGTH, "batch " + b);
+                long at = expected;
+                check(b.position() == expected, () -> "batch at " + b.position() + ", expected " + at);
+                check(b.checked() && b.end() <= data.length && b.length() >= BatchHeader.LENGTH, () -> "batch " + b);
                 expected = b.end();
                 batches.add(b);
                 long[] seen = {0, b.position() + BatchHeader.LENGTH};
                 Defect framesDefect = cursor.frames(b, f -> {
-                    check(f.index() == seen[0] && f.position() == seen[1] && f.end() <= b.end(), "frame " + f);
+                    check(f.index() == seen[0] && f.position() == seen[1] && f.end() <= b.end(), () -> "frame " + f);
                     seen[0]++;
                     seen[1] = f.end();
                     return true;
@@ -73,9 +74,9 @@ class CursorFuzzTest {
                     messages[0]++;
                     return true;
                 });
-                check(Objects.equals(framesDefect, messagesDefect), "frames " + framesDefect + " messages "
+                check(Objects.equals(framesDefect, messagesDefect), () -> "frames " + framesDefect + " messages "
                         + messagesDefect);
-                check(messages[0] == seen[0], "messages " + messages[0] + " frames " + seen[0]);
+                check(messages[0] == seen[0], () -> "messages " + messages[0] + " frames " + seen[0]);
                 frames += seen[0];
             }
             assertAllocatedAtMost(before, 65536 + 2048L * batches.size() + 1024L * frames, "walk");

@@ -82,4 +82,14 @@ public final class Fuzz {
             throw new AssertionError(what);
         }
     }
+
+    /**
+     * As {@link #check(boolean, String)}, the message built only on failure: inside a region whose allocations are
+     * measured, an eagerly built message is the test's own garbage, counted against the code under test.
+     */
+    public static void check(boolean ok, java.util.function.Supplier<String> what) {
+        if (!ok) {
+            throw new AssertionError(what.get());
+        }
+    }
 }
