@@ -47,7 +47,7 @@ public final class DoctorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Targets t = ShellSession.targets(spec, target);
+        Targets t = ShellSession.targets(spec, ShellSession.resolve(spec, target));
         var partitions = t.partitions();
         if (verdict.partitionId != null) {
             partitions = partitions.stream().map(p -> p.withPartitionId(verdict.partitionId)).toList();

@@ -74,6 +74,11 @@ public final class SalvageCommand implements Callable<Integer>, ReadCommand {
 
     @Override
     public Integer call() throws Exception {
+        if (ShellSession.isDump(target)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), target + ": a crash dump; salvage records "
+                    + "each batch's source file, which a dump's temporary extraction would not keep: extract the "
+                    + "dump (tar) and salvage the partition directory");
+        }
         Targets t = ShellSession.targets(spec, target);
         if (t.kind() != Targets.Kind.PARTITION) {
             throw new CommandLine.ParameterException(spec.commandLine(), target + ": not a partition directory "

@@ -53,7 +53,7 @@ class DumpAddressTest {
     @Test
     void everyReadCommand_takesTheAddress_andAgreesWithTheDirectory() {
         Object[][] runs = {
-            {"scan", "#P2"}, {"explain", "#P2"}, {"segments", "#P1"}, {"stats", "#P1"},
+            {"scan", "#P2"}, {"explain", "#P2"}, {"segments", "#P1"}, {"stats", "#P1"}, {"doctor", "#P2"},
             {"messages", "#P1", "--limit", "3"}, {"find", "#P1", "--offset", "17"},
             {"batches", "#P1/0", "--limit", "2"}, {"index", "#P1/0"},
             {"hexdump", "#P1/00000000000000000000.log", "0", "32"},
@@ -119,6 +119,14 @@ class DumpAddressTest {
             assertEquals(1, r.err().lines().count(), r.toString());
             noTempPaths(r);
         }
+    }
+
+    @Test
+    void salvage_refusesADump_inOneLine() {
+        Cli.Result r = Cli.run("salvage", address(P2), "-o", root.resolve("salvaged"));
+        assertEquals(ExitCodes.USAGE, r.exit(), r.toString());
+        assertTrue(r.err().startsWith("segtool: " + address(P2) + ": a crash dump; salvage records"), r.toString());
+        assertFalse(java.nio.file.Files.exists(root.resolve("salvaged")), r.toString());
     }
 
     @Test
