@@ -3,7 +3,7 @@
 # `explain` and `segments` of the tiny bundled sample. The commands take turns (round-robin) so that every ratio is
 # measured under the same load; it prints min and median wall time over RUNS rounds, each ratio to java -version,
 # the load average before and after, and the target (a tiny partition judged in <= 3x java -version).
-#   bench/startup.sh [RUNS]          (default 15; SEGTOOL_JAVA_OPTS and SEGTOOL_JVM pass through to the launcher)
+#   bench/startup.sh [RUNS]          (default 15; SEGTOOL_JAVA and SEGTOOL_JAVA_OPTS pass through to the launcher)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 runs="${1:-15}"
