@@ -269,6 +269,17 @@ final class Dumps {
         }
     }
 
+    /** Removes the extraction of the dump {@code address} names (DUMP or DUMP::PATH), if it is open. */
+    static synchronized void release(Path address) throws IOException {
+        String text = address.toString();
+        int at = text.indexOf(SEPARATOR);
+        Path archive = Path.of(at < 0 ? text : text.substring(0, at)).toAbsolutePath().normalize();
+        OpenedDump d = OPEN.remove(archive);
+        if (d != null) {
+            d.close();
+        }
+    }
+
     static synchronized void closeAll() {
         for (OpenedDump d : OPEN.values()) {
             try {

@@ -52,6 +52,19 @@ public final class ShellSession {
         home = path;
     }
 
+    /**
+     * Forgets the open path; a crash dump's extraction is removed (it can be gigabytes, and the next {@code open}
+     * extracts it again).
+     */
+    public void close() throws IOException {
+        Path p = openPath;
+        openPath = null;
+        home = null;
+        if (p != null && isDump(p)) {
+            Dumps.release(p);
+        }
+    }
+
     /** Moves the open path within what was opened, as {@code cd} does; {@link #home()} stays. */
     public void move(Path path) {
         openPath = path;

@@ -86,14 +86,14 @@ public final class ReplCommands {
     }
 
     @Command(name = "close", mixinStandardHelpOptions = true, versionProvider = Version.class,
-            description = "Forget the open path.")
+            description = "Forget the open path (a crash dump's extraction is removed).")
     static final class Close implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
         @Override
-        public Integer call() {
-            ShellSession.of(spec).open(null);
+        public Integer call() throws Exception {
+            ShellSession.of(spec).close();
             return ExitCodes.CLEAN;
         }
     }

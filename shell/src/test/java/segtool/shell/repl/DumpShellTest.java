@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jline.terminal.Terminal;
 import picocli.CommandLine;
 import segtool.formats.writer.PartitionWriter;
 import segtool.shell.CommandLines;
@@ -47,6 +48,20 @@ class DumpShellTest {
         assertTrue(out.contains("1 message(s) shown"), out);
         assertFalse(out.contains("segtool-dump-"), out);
         assertFalse(out.contains("[64]") || out.contains("[3]"), out);
+    }
+
+    @Test
+    void close_removesTheExtraction() throws Exception {
+        try (Terminal t = ReplTest.dumb(new java.io.ByteArrayInputStream(new byte[0]),
+                new java.io.ByteArrayOutputStream()); Repl repl = new Repl(t, null)) {
+            assertEquals(0, repl.execute(java.util.List.of("open", dump + "::streams/1")));
+            Path extracted = segtool.shell.ShellSession.peek(repl.session().openPath());
+            assertTrue(java.nio.file.Files.isDirectory(extracted), extracted.toString());
+            assertFalse(extracted.toString().contains("::"), extracted.toString());
+            assertEquals(0, repl.execute(java.util.List.of("close")));
+            assertFalse(java.nio.file.Files.exists(extracted), "the extraction is gone: " + extracted);
+            assertEquals(0, repl.execute(java.util.List.of("open", dump.toString())), "and opens again");
+        }
     }
 
     @Test
