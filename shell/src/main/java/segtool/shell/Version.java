@@ -25,9 +25,14 @@ public final class Version implements CommandLine.IVersionProvider {
         return VERSION;
     }
 
+    /** The server revision segtool models: its recovery, and the metadata that feeds it. */
+    public static final String MODELS = "models Apache Iggy's boot recovery of apache/iggy#3970 (persist log and "
+            + "index concurrently, harden recovery) with the inputs of apache/iggy#4092 (the topic's durability "
+            + "option, the WAL frontier's checkpoint); contract: FORMAT.md, RECOVERY.md, METADATA.md";
+
     @Override
     public String[] getVersion() {
-        return new String[]{"segtool " + VERSION,
+        return new String[]{"segtool " + VERSION, MODELS,
             "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")"};
     }
 }
