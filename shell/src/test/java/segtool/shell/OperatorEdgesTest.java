@@ -256,4 +256,14 @@ class OperatorEdgesTest {
         }
         assertEquals(3, clean);
     }
+
+    // ---- 14.15: --version names the revision modelled ------------------------------------------------------
+
+    @Test
+    void version_namesTheIggyRecoveryRevision() {
+        Cli.Result r = Cli.run("--version");
+        assertEquals(ExitCode.CLEAN, r.exit());
+        assertTrue(r.out().contains("apache/iggy#3970") && r.out().contains("apache/iggy#4092"), r.out());
+        assertTrue(Cli.run("scan", "--version").out().contains("apache/iggy#3970"));
+    }
 }
