@@ -143,6 +143,49 @@ class FaultInjectionTest {
         trials++;
     }
 
+    /** rebuild-index --apply on KillStressTest's rebuild shape (one index deleted, one cut, one emptied). */
+    @Test
+    void rebuildIndex_aFaultAtEveryMutation_isAnIoError_andARerunConverges() throws Exception {
+        Path template = tmp.resolve("rebuild-template");
+        Path dir0 = Shapes.partitionDir(template);
+        KillStressTest.build(dir0, true);
+        Map<String, byte[]> original = Trees.partitionFiles(dir0);
+        Map<String, byte[]> originalTree = Trees.snapshot(template, false);
+        Path ref = tmp.resolve("rebuild-reference");
+        Trees.copy(template, ref);
+        FaultFs counting = FaultFs.counting();
+        Repairer.Outcome whole = FixpointTest.repairer().rebuildIndex(PartitionPath.of(counting.wrap(
+                Shapes.partitionDir(ref))), null, false, true, false);
+        assertEquals(0, whole.exitCode(), () -> whole.status() + " " + whole.error());
+        Map<String, byte[]> expected = Trees.snapshot(ref, false);
+        Trees.delete(ref);
+        int steps = counting.mutations();
+        assertTrue(steps > 10, steps + " rebuild-index mutations");
+        for (FaultFs.Fault f : new FaultFs.Fault[] {FaultFs.Fault.EIO, FaultFs.Fault.TORN_WRITE}) {
+            for (int n = 1; n <= steps; n++) {
+                String at = "rebuild-index, " + f + " at mutation " + n + " of " + steps;
+                Path run = tmp.resolve("run");
+                Trees.delete(run);
+                Trees.copy(template, run);
+                Path dir = Shapes.partitionDir(run);
+                FaultFs fs = new FaultFs(FaultFs.Kind.MUTATION, n, f);
+                Repairer.Outcome o = FixpointTest.repairer().rebuildIndex(PartitionPath.of(fs.wrap(dir)), null, false,
+                        true, false);
+                assertNotNull(fs.failed(), at);
+                assertEquals(3, o.exitCode(), () -> at + " (" + fs.failed() + "): " + o.status() + " " + o.error());
+                assertTrue(o.error() != null && o.error().contains(f.reason), () -> at + ": " + o.error());
+                Trees.assertAllBytesHeld(original, dir, at);
+                Trees.assertRestoresOriginal(run, tmp.resolve("undo"), originalTree, at);
+                Repairer.Outcome rerun = FixpointTest.repairer().rebuildIndex(PartitionPath.of(dir), null, false,
+                        true, false);
+                assertEquals(0, rerun.exitCode(), () -> at + ", re-run: " + rerun.status() + " " + rerun.error());
+                Trees.assertSame(expected, Trees.snapshot(run, false), at + ", then a re-run");
+                Trees.delete(run);
+                trials++;
+            }
+        }
+    }
+
     @Test
     void aFaultAtEveryMutationOfRestore_isAnIoError_andRestoreAgainRestores() throws Exception {
         Template t = template(new Shapes.Shape("composite", Shapes::composite), false);

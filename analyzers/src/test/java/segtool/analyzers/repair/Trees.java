@@ -101,6 +101,9 @@ final class Trees {
         }
         for (Map.Entry<String, byte[]> f : original.entrySet()) {
             byte[] want = f.getValue();
+            if (want.length == 0) {
+                continue; // an empty file holds no byte to lose (its existence is the manifest's, for restore)
+            }
             List<byte[]> candidates = new ArrayList<>();
             Path now = partition.resolve(f.getKey());
             byte[] current = Files.isRegularFile(now) ? Files.readAllBytes(now) : new byte[0];
