@@ -40,6 +40,8 @@ public final class Applier {
     private final String version;
     private final Clock clock;
     private int steps;
+    /** The time of this applier's last quarantine: the next one is named at least a millisecond later. */
+    private Instant lastQuarantine = Instant.EPOCH;
 
     public Applier(StepHook hook, String version) {
         this(hook, version, Clock.systemUTC());
@@ -83,6 +85,12 @@ public final class Applier {
         Path dir = plan.directory().toAbsolutePath().normalize();
         requireSpace(dir, plan);
         Instant now = clock.instant();
+        // several quarantines in one run (accept-loss cuts) would otherwise often share a millisecond, and a
+        // taken name costs another mkdir
+        if (!now.isAfter(lastQuarantine.plusMillis(1).minusNanos(1))) {
+            now = lastQuarantine.plusMillis(1);
+        }
+        lastQuarantine = now;
         Path q = null;
         // one step however many names are tried: a name is taken when two quarantines share a millisecond, which
         // depends on timing, and the steps of a plan must not

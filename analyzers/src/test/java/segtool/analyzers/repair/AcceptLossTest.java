@@ -206,7 +206,15 @@ class AcceptLossTest {
                 FaultFs fs = new FaultFs(FaultFs.Kind.MUTATION, n, f);
                 Repairer.Outcome failed = repairer(StepHook.NONE).acceptLoss(PartitionPath.of(fs.wrap(dir)), durable,
                         true, false, fs.wrap(archive), "test");
-                assertNotNull(fs.failed(), at);
+                if (fs.failed() == null) {
+                    // this run made fewer operations than the counted one (a quarantine name taken in the counted
+                    // run costs a second mkdir): nothing failed, so it must have ended as an uninterrupted run
+                    assertEquals(0, failed.exitCode(), () -> at + ": " + failed.error());
+                    Trees.assertSame(expected, Trees.snapshot(run, false), at + ": no fault reached");
+                    Trees.delete(run);
+                    Trees.delete(archive);
+                    continue;
+                }
                 assertEquals(Repairer.Status.IO_ERROR, failed.status(), () -> at + " (" + fs.failed() + "): "
                         + failed.status() + " " + failed.error());
                 assertEquals(3, failed.exitCode(), at);
