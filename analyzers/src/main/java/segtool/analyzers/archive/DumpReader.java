@@ -50,7 +50,7 @@ import segtool.formats.io.TempDirectory;
  *       resolving a link target safely needs every earlier link on its path resolved too; refusing them all is
  *       the rule that cannot be got wrong; and every hard link whose target is not a file entry extracted
  *       earlier from the same archive (one that is, as {@code tar} archives a WAL's retained segment link, is
- *       extracted as a copy of that file's bytes);</li>
+ *       extracted as a link to that file);</li>
  *   <li>character and block devices, FIFOs, sparse entries (they expand to their declared real size), GNU
  *       dump-directories, and any entry type other than file or directory;</li>
  *   <li>the same path twice, or a file where a directory was (and the reverse);</li>
@@ -415,7 +415,8 @@ public final class DumpReader {
 
         /**
          * A hard link whose target is a file entry extracted earlier from this archive (tar names the target from
-         * the archive root): its bytes are copied to the link's path, under the same limits as any entry. A WAL's
+         * the archive root): extracted as a hard link to that file, so the two names share an inode as they did on
+         * the node (a copy, under the same limits as any entry, where the file system cannot link). A WAL's
          * {@code prepares-<rev>/segment-*.log} is archived this way by {@code tar}. Any other target is refused.
          */
         private void extractHardLink(TarArchiveEntry e, String rel, long at) throws IOException {
@@ -433,14 +434,26 @@ public final class DumpReader {
             if (rel.isEmpty() || rel.equals(Manifest.NAME)) {
                 throw fail(name, at, "a hard link cannot name " + (rel.isEmpty() ? "the archive root" : Manifest.NAME));
             }
-            Path file = reserve(rel, name, Files.size(source), at);
-            try (InputStream in = Files.newInputStream(source, LinkOption.NOFOLLOW_LINKS)) {
-                copyInto(in, file, name, at);
+            // a link inside the private extraction root to a file already extracted and checked: the same inode, as
+            // on the node (the WAL's relink check compares inodes, METADATA 6.7), with that file's mode and time;
+            // a copy where the file system cannot link
+            Path file = destination(rel, name, at);
+            createDirectories(file.getParent(), name, at);
+            if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+                throw fail(name, at, "duplicate entry: the path was already extracted");
             }
             try {
-                TempTree.setModeAndTime(file, (e.getMode() & 0777) | 0600, e.getLastModifiedTime());
-            } catch (IOException ex) {
-                throw fail(name, at, "cannot set mode or time: " + ex);
+                Files.createLink(file, source);
+            } catch (UnsupportedOperationException | java.nio.file.FileSystemException cannotLink) {
+                reserve(rel, name, Files.size(source), at);
+                try (InputStream in = Files.newInputStream(source, LinkOption.NOFOLLOW_LINKS)) {
+                    copyInto(in, file, name, at);
+                }
+                try {
+                    TempTree.setModeAndTime(file, (e.getMode() & 0777) | 0600, e.getLastModifiedTime());
+                } catch (IOException ex) {
+                    throw fail(name, at, "cannot set mode or time: " + ex);
+                }
             }
             extracted.put(rel, file);
         }
