@@ -71,6 +71,13 @@ public final class Planner {
                 p.engineOps(), p.report());
     }
 
+    /** A plan segtool will not carry out because it is not safe for these files; reported as a refusal. */
+    public static final class Unsafe extends IOException {
+        Unsafe(String why) {
+            super(why);
+        }
+    }
+
     private static RepairPlan plan(String command, PartitionReport report, List<PlannedOp> engineOps)
             throws IOException {
         Path dir = report.partition().directory();
@@ -122,10 +129,10 @@ public final class Planner {
                 expect(t.path(), t.from());
                 int links = WalLinks.linkCount(t.path());
                 if (links > 1) {
-                    notes.add(file + " has " + links + " hard links (the prepare WAL retains a segment's inode as "
-                            + "prepares-*/segment-*.log, METADATA 6.7), so truncating it to " + t.to() + " bytes also "
-                            + "shortens its other names; the removed bytes are quarantined as always and `restore` "
-                            + "puts them back under every name");
+                    throw new Unsafe(t.path() + " has " + links + " hard links (the prepare WAL retains a segment's "
+                            + "inode as prepares-*/segment-*.log): truncating it in place would truncate the WAL's "
+                            + "copy too, and METADATA 6.7 says a repair must write a new file and rename it instead; "
+                            + "segtool does not do that yet, so it changes nothing here");
                 }
                 ops.add(new RepairOp.TruncateLog(seq, file, t.from(), t.to()));
                 leave(leaving, seq, file, t.to(), t.from() - t.to(), t.from(),

@@ -656,7 +656,8 @@ public final class Repairer {
             } catch (IOException | RuntimeException ignored) {
                 // the failure itself is reported
             }
-            return new Outcome(partition, durable, Status.IO_ERROR, before, plan, quarantine, List.copyOf(resumed),
+            Status status = e instanceof Planner.Unsafe ? Status.REFUSED : Status.IO_ERROR;
+            return new Outcome(partition, durable, status, before, plan, quarantine, List.copyOf(resumed),
                     List.copyOf(discarded), List.copyOf(pending), after, server, List.copyOf(notes), message,
                     segments, loss());
         }
