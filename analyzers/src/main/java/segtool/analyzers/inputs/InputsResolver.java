@@ -93,6 +93,7 @@ public final class InputsResolver {
         Long gen = null;
         String revFrom = null;
         String genFrom = null;
+        CreatedRevision.Value recorded = CreatedRevision.read(p.directory());
         if (node != null && node.kind == NodeMetadata.Kind.RESOLVED) {
             TopicState t = node.topic(p.streamId(), p.topicId());
             if (t != null && t.partitions.containsKey(p.partitionId())) {
@@ -104,12 +105,17 @@ public final class InputsResolver {
                 }
             }
         }
-        if (rev == null) {
-            CreatedRevision.Value recorded = CreatedRevision.read(p.directory());
-            if (recorded.valid()) {
-                rev = recorded.revision();
-                revFrom = CreatedRevision.FILE;
-            }
+        if (recorded.valid() && rev != null && recorded.revision() != rev) {
+            // the directory is another incarnation than the metadata's (METADATA 2.6.2): its bytes are that one's,
+            // and the metadata's purge generation is not theirs
+            rev = recorded.revision();
+            revFrom = CreatedRevision.FILE + " (the metadata names another incarnation)";
+            gen = null;
+            genFrom = null;
+        }
+        if (rev == null && recorded.valid()) {
+            rev = recorded.revision();
+            revFrom = CreatedRevision.FILE;
         }
         if (gen == null) {
             PurgeGen.Value pg = PurgeGen.read(p.directory());

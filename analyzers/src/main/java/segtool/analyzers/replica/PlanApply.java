@@ -109,12 +109,15 @@ public final class PlanApply {
                 details.add(local.refusalLine());
                 return new Outcome(e.key(), dir, "refused", details, null, null);
             }
-            Identity here = local.identity();
-            if (e.key().fromMetadata() && here != null && here.complete()
-                    && (!here.createdRevision().equals(e.key().createdRevision())
-                    || !here.purgeGeneration().equals(e.key().purgeGeneration()))) {
-                details.add(dir + ": this partition is incarnation created_revision " + U64.str(here.createdRevision())
-                        + ", purge_generation " + U64.str(here.purgeGeneration()) + " (from " + here.from()
+            Identity here = local.identity() == null ? Identity.UNKNOWN : local.identity();
+            // every part the plan names must still be known here and the same: a part now unknown is not proof
+            boolean revisionMoved = e.key().createdRevision() != null
+                    && !e.key().createdRevision().equals(here.createdRevision());
+            boolean generationMoved = e.key().purgeGeneration() != null
+                    && !e.key().purgeGeneration().equals(here.purgeGeneration());
+            if (revisionMoved || generationMoved) {
+                details.add(dir + ": this partition is incarnation created_revision " + known(here.createdRevision())
+                        + ", purge_generation " + known(here.purgeGeneration()) + " (from " + here.from()
                         + "), the plan's is " + e.key().label() + ": the partition was recreated or purged after "
                         + "collect; collect and plan again");
                 return new Outcome(e.key(), dir, "refused", details, null, null);
@@ -338,6 +341,10 @@ public final class PlanApply {
         for (long at = 0; at < length; at += Hashing.MAX_RANGE) {
             out.add(new RepairPlan.Leaving(op, file, at, Math.min(Hashing.MAX_RANGE, length - at), length, reason));
         }
+    }
+
+    private static String known(Long v) {
+        return v == null ? "unknown" : U64.str(v);
     }
 
     /**

@@ -84,4 +84,19 @@ class IdentityTest {
         Files.delete(p.resolve("purge.gen"));
         assertSame(Identity.UNKNOWN, identity(p));
     }
+
+    /** METADATA 2.6.2: a directory of an older incarnation keeps its own identity, so it is never joined as the new. */
+    @Test
+    void aDirectoryOfAnotherIncarnation_hasItsOwnIdentity_notTheMetadatas() throws Exception {
+        NodeDir n = new NodeDir(tmp.resolve("node"));
+        SnapshotWriter.Topic t = new SnapshotWriter.Topic(0, "t", SnapshotWriter.T,
+                List.of(new SnapshotWriter.Partition(0, 1, SnapshotWriter.T, 7, 0, 3, null)), Opt.post4092());
+        n.snapshot(NodeDir.oneStream(3, 7, List.of(t)).file());
+        Path p = n.partition(0, 0, 0, 5);
+        assertEquals(new Identity(5L, null, "created.revision (the metadata names another incarnation) "
+                + "(purge_generation unknown)"), identity(p));
+        purgeGen(p, 2, 5);
+        assertEquals(new Identity(5L, 2L, "created.revision (the metadata names another incarnation) + purge.gen"),
+                identity(p));
+    }
 }

@@ -156,4 +156,17 @@ class PlanApplyTest {
                 + "plan again", o.details().get(0));
         assertTrue(Files.notExists(b(1)));
     }
+
+    @Test
+    void aPartitionWhoseGenerationIsNoLongerKnown_isRefused() throws Exception {
+        incarnation(Replicas.partition(root, "a"), 3, 0);
+        incarnation(Replicas.partition(root, "b"), 3, 0);
+        Files.delete(b(1));
+        PlanFile.Entry e = plan().of("b").get(0);
+        Files.delete(Replicas.partition(root, "b").resolve("purge.gen")); // the generation cannot be read now
+        PlanApply.Outcome o = applier().run(e, root.resolve("a"), LENIENT, true, false);
+        assertEquals("refused", o.status(), o.details().toString());
+        assertTrue(o.details().get(0).contains("purge_generation unknown"), o.details().get(0));
+        assertTrue(Files.notExists(b(1)));
+    }
 }
