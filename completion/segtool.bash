@@ -256,7 +256,7 @@ function _picocli_segtool_scan() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--override-durability' '--progress' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--progress' '--json' '--no-color' '--debug' '--no-latent' '-h' '--help' '-V' '--version'"
   local arg_opts="'--stream' '--topic' '--partition' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
   local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
@@ -307,7 +307,7 @@ function _picocli_segtool_explain() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--override-durability' '--progress' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--progress' '--json' '--no-color' '--debug' '--no-latent' '-h' '--help' '-V' '--version'"
   local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '--stream' '--topic' '--partition' '-q' '--quiet'"
   local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 

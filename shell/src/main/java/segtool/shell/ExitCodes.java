@@ -18,12 +18,13 @@ public final class ExitCodes {
     public static final int REFUSED = ExitCode.REFUSED;
     public static final int IO_ERROR = ExitCode.IO_ERROR;
     public static final int IN_USE = ExitCode.IN_USE;
+    public static final int LATENT = ExitCode.LATENT;
     public static final int USAGE = ExitCode.USAGE;
     public static final int CANCELLED = ExitCode.CANCELLED;
 
     /** The heading of every command's exit-code list: it carries the precedence for mixed results. */
-    public static final String HEADING = "%nWhen results are mixed, the most urgent exit code wins: 130 64 4 3 2 1 0."
-            + "%nExit codes:%n";
+    public static final String HEADING = "%nWhen results are mixed, the most urgent exit code wins: "
+            + String.join(" ", ExitCode.PRECEDENCE.stream().map(String::valueOf).toList()) + ".%nExit codes:%n";
 
     /** How a command's exit code reads. */
     public enum Kind { VERDICT, READ, PLAIN, ALL }
@@ -50,6 +51,9 @@ public final class ExitCodes {
                 m.put("0", "clean: boot recovery would accept everything as it is");
                 m.put("1", "recovery would change files (truncate, rebuild an index, fence, delete scratch files)");
                 m.put("2", "recovery would refuse at least one partition");
+                m.put("5", "scan, explain: the server would boot, but records below the last index entry of a segment "
+                        + "(durable mode, not read at boot) fail verification: readers will fail there; "
+                        + "--no-latent skips the check");
                 break;
             case ALL:
                 for (Map.Entry<Integer, String> e : ExitCode.meanings().entrySet()) {

@@ -10,10 +10,12 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.exit.ExitCode;
+import segtool.analyzers.recovery.LatentDamage;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.report.ScanJson;
@@ -23,6 +25,7 @@ import segtool.formats.naming.SegmentFiles;
 import segtool.shell.options.OutputOptions;
 import segtool.shell.options.VerdictOptions;
 import segtool.shell.render.ExplainText;
+import segtool.shell.render.LatentText;
 import segtool.shell.render.Explainer;
 import segtool.shell.render.SegmentMap;
 import segtool.shell.render.Style;
@@ -41,7 +44,7 @@ import segtool.shell.render.Terminals;
                 + "F foreign batch (verifies, another partition), O stale or duplicate batch (verifies, out of the "
                 + "offset chain), ? residue, S survivor, # fenced (moved aside by recovery), . not examined. The regions come "
                 + "from the engine; explain opens no file itself.",
-            "%n--json prints schema segtool.explain/1: the segtool.scan/2 report, plus per partition \"facts\" "
+            "%n--json prints schema segtool.explain/1: the segtool.scan/3 report, plus per partition \"facts\" "
                 + "(topic/text pairs) and \"other_mode_report\" (the full report under the other durability), and "
                 + "per explained segment \"map\" (regions with from/to byte positions), \"survivors\" and \"facts\".",
             "%nExamples:",
@@ -71,6 +74,11 @@ public final class ExplainCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    @Option(names = "--no-latent", description = "Do not verify the bytes boot does not read (durable mode, below "
+            + "each segment's last index entry; RECOVERY 11.1). By default explain says where readers will fail "
+            + "although the server boots, and exits 5 when that is the worst finding.")
+    boolean noLatent;
+
     @Spec
     CommandSpec spec;
 
@@ -79,7 +87,7 @@ public final class ExplainCommand implements Callable<Integer> {
         Path target = path;
         String only = segment;
         Judged judged = Judged.of(spec, target == null ? List.of() : List.of(target.toString()), selection, verdict,
-                output, true);
+                output, true, !noLatent);
         Long filter = judged.targets().segment();
         if (only != null) {
             filter = SegmentFiles.startOffsetOf(SegmentFiles.stemOf(only.endsWith(".log") || only.endsWith(".index")
@@ -94,12 +102,14 @@ public final class ExplainCommand implements Callable<Integer> {
         boolean dataDir = judged.targets().kind() == Targets.Kind.DATA_DIRECTORY;
         List<Explainer.PartitionStory> stories = new ArrayList<>();
         final Long wanted = filter;
-        for (PartitionReport r : judged.reports()) {
+        for (int k = 0; k < judged.reports().size(); k++) {
+            PartitionReport r = judged.reports().get(k);
             if (wanted != null && r.segments().stream().noneMatch(s -> s.start() == wanted)) {
                 throw new Targets.NotATarget(r.partition().directory() + ": no segment " + U64.str(wanted));
             }
+            LatentDamage.Report latent = judged.latent().get(k);
             boolean brief = dataDir && ExitCode.of(r) == ExitCode.CLEAN && r.otherMode() != null
-                    && ExitCode.of(r.otherMode()) == ExitCode.CLEAN;
+                    && ExitCode.of(r.otherMode()) == ExitCode.CLEAN && (latent == null || !latent.damaged());
             stories.add(brief ? null : explainer.explain(r, engine.regions(r), filter));
         }
         int exit = judged.exitCode(filter);
@@ -125,6 +135,19 @@ public final class ExplainCommand implements Callable<Integer> {
                 out.println(line);
             }
             ExplainText.print(out, stories.get(i), style, width, output.quiet());
+            List<String> latent = LatentText.explain(judged.latent().get(i));
+            if (!latent.isEmpty()) {
+                out.println();
+                for (String line : latent) {
+                    String lead = line.substring(0, line.length() - line.stripLeading().length());
+                    List<String> parts = width <= 0 ? List.of(line.stripLeading())
+                            : segtool.shell.render.Wrap.words(line.stripLeading(), Math.max(20, width - lead.length()
+                            - 2));
+                    for (int p = 0; p < parts.size(); p++) {
+                        out.println((p == 0 ? lead : lead + "  ") + parts.get(p));
+                    }
+                }
+            }
             if (r.outcome() == PartitionReport.Outcome.REFUSED && !output.quiet()) {
                 segtool.shell.render.LossText.print(out, segtool.analyzers.salvage.AtStake.survey(r,
                         verdict.maxMessageSizeUpper + 256), r, "", width);
@@ -136,7 +159,7 @@ public final class ExplainCommand implements Callable<Integer> {
 
     private ObjectNode json(Judged judged, List<Explainer.PartitionStory> stories, int exit) {
         ObjectNode root = ScanJson.report(judged.displayPath(), Version.current(), verdict.durable(),
-                judged.reports(), judged.inputs(), exit);
+                judged.reports(), judged.inputs(), noLatent ? null : judged.latent(), exit);
         root.put("schema", SCHEMA);
         ArrayNode parts = (ArrayNode) root.get("partitions");
         for (int i = 0; i < stories.size(); i++) {

@@ -9,6 +9,7 @@ import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.inputs.InputsResolver;
 import segtool.analyzers.inputs.PartitionInputs;
 import segtool.analyzers.recovery.Checkpoint;
+import segtool.analyzers.recovery.LatentDamage;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.RecoveryOptions;
 import segtool.analyzers.layout.DataDirJudge;
@@ -25,7 +26,7 @@ import segtool.shell.options.VerdictOptions;
  * that refusal.
  */
 public record Judged(Targets targets, String displayPath, List<PartitionReport> reports,
-                     List<PartitionInputs> inputs) {
+                     List<PartitionInputs> inputs, List<LatentDamage.Report> latent) {
 
     /** Resolves {@code path} (or the shell's open path), judges it, and shows progress on a terminal. */
     public static Judged of(CommandSpec spec, String path, VerdictOptions verdict, OutputOptions output, boolean both)
@@ -33,14 +34,22 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
         return of(spec, path == null ? List.of() : List.of(path), null, verdict, output, both);
     }
 
+    /** As the next, without the latent-damage check. */
+    public static Judged of(CommandSpec spec, List<String> paths, Selection selection, VerdictOptions verdict,
+                            OutputOptions output, boolean both) throws Exception {
+        return of(spec, paths, selection, verdict, output, both, false);
+    }
+
     /**
      * As {@link #of(CommandSpec, String, VerdictOptions, OutputOptions, boolean)} for several PATHs (none: the open
      * path), each resolved on its own and their partitions judged together, narrowed to {@code selection} (null:
      * all). Several PATHs are named from their common parent, so that {@code node-1:s1/t1/p1} and
-     * {@code node-2:s1/t1/p1} stay apart; a partition named twice is judged once.
+     * {@code node-2:s1/t1/p1} stay apart; a partition named twice is judged once. With {@code latent}, each
+     * verdict's latent-damage check (analyzers' {@link LatentDamage}: the bytes boot does not read, verified);
+     * {@code latent} entries are null where it did not run.
      */
     public static Judged of(CommandSpec spec, List<String> paths, Selection selection, VerdictOptions verdict,
-                            OutputOptions output, boolean both) throws Exception {
+                            OutputOptions output, boolean both, boolean latent) throws Exception {
         List<String> given = paths.isEmpty() ? java.util.Collections.singletonList(null) : paths;
         List<Targets> all = new ArrayList<>();
         for (String path : given) {
@@ -108,8 +117,16 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
                     reports.add(PartitionReport.notJudged(in.partition(), false, in.refusalLine()));
                 }
             }
+            List<LatentDamage.Report> checked = new ArrayList<>();
+            LatentDamage check = new LatentDamage(options);
+            for (PartitionReport r : reports) {
+                checked.add(latent && r.outcome() != PartitionReport.Outcome.IO_ERROR ? check.check(r) : null);
+                if (Thread.interrupted()) {
+                    throw new Cancelled();
+                }
+            }
             String shown = path != null ? path : String.valueOf(ShellSession.of(spec).openPath());
-            return new Judged(targets, shown, reports, inputs);
+            return new Judged(targets, shown, reports, inputs, checked);
         } catch (InterruptedException e) {
             throw new Cancelled();
         }
@@ -160,7 +177,7 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
             PartitionInputs in = inputs.get(i);
             int code;
             if (in.judgeable()) {
-                code = ExitCode.of(reports.get(i), segment == null ? null : s -> s == segment);
+                code = ExitCode.of(reports.get(i), segment == null ? null : s -> s == segment, latent.get(i));
             } else {
                 code = ExitCode.of(in.refusal());
             }

@@ -14,17 +14,20 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.inputs.PartitionInputs;
+import segtool.analyzers.recovery.LatentDamage;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.SegmentReport;
 import segtool.analyzers.report.ScanJson;
 import segtool.shell.options.OutputOptions;
 import segtool.shell.options.Selection;
 import segtool.shell.options.VerdictOptions;
+import segtool.shell.render.LatentText;
 import segtool.shell.render.Terminals;
 import segtool.shell.render.Verdicts;
 
@@ -60,18 +63,24 @@ public final class ScanCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    @Option(names = "--no-latent", description = "Do not verify the bytes boot does not read (durable mode, below "
+            + "each segment's last index entry; RECOVERY 11.1). By default segtool verifies them as well, reports "
+            + "latent damage per segment, and exits 5 when that is the worst finding; the verdict never changes.")
+    boolean noLatent;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
-        Judged judged = Judged.of(spec, paths == null ? List.of() : paths, selection, verdict, output, false);
+        Judged judged = Judged.of(spec, paths == null ? List.of() : paths, selection, verdict, output, false,
+                !noLatent);
         PrintWriter out = spec.commandLine().getOut();
         int exit = judged.exitCode();
         if (output.json) {
             out.println(ScanJson.mapper().writeValueAsString(
                     ScanJson.report(judged.displayPath(), Version.current(), verdict.durable(), judged.reports(),
-                            judged.inputs(), exit)));
+                            judged.inputs(), noLatent ? null : judged.latent(), exit)));
             out.flush();
             return exit;
         }
@@ -88,6 +97,7 @@ public final class ScanCommand implements Callable<Integer> {
                     out.println(fold(Verdicts.name(r, base) + ": " + Verdicts.summary(r), width));
                 }
             }
+            latent(out, judged, base, false, width);
             if (many) {
                 out.println(Verdicts.tally(judged.reports()));
             }
@@ -115,8 +125,29 @@ public final class ScanCommand implements Callable<Integer> {
             PartitionReport r = judged.reports().get(0);
             out.println(fold(Verdicts.name(r, base) + ": " + Verdicts.summary(r), width));
         }
+        latent(out, judged, base, true, width);
         out.flush();
         return exit;
+    }
+
+    /** Each partition's latent damage (RECOVERY 11.1): the summary mark, then (unless -q) each stretch. */
+    private static void latent(PrintWriter out, Judged judged, Path base, boolean details, int width) {
+        for (int i = 0; i < judged.reports().size(); i++) {
+            LatentDamage.Report l = judged.latent().get(i);
+            String mark = LatentText.mark(l);
+            if (mark == null && (l == null || LatentText.lines(l).isEmpty())) {
+                continue;
+            }
+            String name = Verdicts.name(judged.reports().get(i), base);
+            if (mark != null) {
+                out.println(name + ": " + mark);
+            }
+            if (details) {
+                for (String line : LatentText.lines(l)) {
+                    out.println("  " + line);
+                }
+            }
+        }
     }
 
     /** Cells wider than this in the table are folded onto more lines, never wider than the terminal. */

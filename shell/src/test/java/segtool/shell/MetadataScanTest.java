@@ -46,7 +46,7 @@ class MetadataScanTest {
         assertTrue(flat.contains("durability=persisted (from metadata/snapshot.bin)"), r.out());
         assertTrue(flat.contains("durability=replicated (from metadata/snapshot.bin)"), r.out());
         JsonNode j = new ObjectMapper().readTree(Cli.run("scan", "--json", n.root).out());
-        assertEquals("segtool.scan/2", j.get("schema").asText());
+        assertEquals("segtool.scan/3", j.get("schema").asText());
         JsonNode p0 = j.get("partitions").get(0);
         JsonNode p1 = j.get("partitions").get(1);
         assertEquals("persisted", p0.get("durability").asText());

@@ -13,8 +13,8 @@ import segtool.analyzers.repair.Repairer;
  * outcomes here (a partition's verdict, a repair's or restore's outcome, whether reading met damage) and
  * {@link #combine} folds the results of one run into one code by a single precedence, {@link #PRECEDENCE}.
  *
- * <p>Precedence, most urgent first: 130 cancelled, 64 usage, 4 data in use, 3 I/O error, 2 refused, 1 changes or
- * damage, 0 clean. A run that met a refused partition and an unreadable one exits 3: the unreadable partition has no
+ * <p>Precedence, most urgent first: 130 cancelled, 64 usage, 4 data in use, 3 I/O error, 2 refused, 5 latent damage
+ * (the server boots, readers will fail), 1 changes or damage, 0 clean. A run that met a refused partition and an unreadable one exits 3: the unreadable partition has no
  * verdict at all (it may be refused too), so the operator must see it first; one in use (4) outranks both, since
  * nothing was changed anywhere and running again later is the whole remedy.
  */
@@ -25,6 +25,11 @@ public final class ExitCode {
     public static final int CHANGES = 1;
     /** Recovery refuses at least one partition (restore: a file changed since the repair). */
     public static final int REFUSED = 2;
+    /**
+     * The server boots, but bytes it does not read at boot hold records that fail verification (durable mode,
+     * RECOVERY 11.1): readers will fail there. Only verdict commands that check for it (scan, explain) return it.
+     */
+    public static final int LATENT = 5;
     /** An I/O error prevented a verdict. */
     public static final int IO_ERROR = 3;
     /** Another process has the data open (repair, rebuild-index, restore); nothing was changed. */
@@ -35,17 +40,17 @@ public final class ExitCode {
     public static final int CANCELLED = 130;
 
     /** Most urgent first: when one run has several results, the earliest of these present is the exit code. */
-    public static final List<Integer> PRECEDENCE = List.of(CANCELLED, USAGE, IN_USE, IO_ERROR, REFUSED, CHANGES,
-            CLEAN);
+    public static final List<Integer> PRECEDENCE = List.of(CANCELLED, USAGE, IN_USE, IO_ERROR, REFUSED, LATENT,
+            CHANGES, CLEAN);
 
     /** The precedence as one sentence, for --help, the man page and the README. */
     public static final String PRECEDENCE_TEXT = "When one run has mixed results (several partitions, say one "
-            + "refused and one unreadable), the most urgent code wins: 130, then 64, 4, 3, 2, 1, 0.";
+            + "refused and one unreadable), the most urgent code wins: 130, then 64, 4, 3, 2, 5, 1, 0.";
 
     private ExitCode() {
     }
 
-    /** Every code with its general meaning, in precedence order reversed (0 first), for documentation. */
+    /** Every code with its general meaning, in numeric order, for documentation. */
     public static Map<Integer, String> meanings() {
         Map<Integer, String> m = new LinkedHashMap<>();
         m.put(CLEAN, "clean: recovery would accept everything as it is; for read commands, everything read is "
@@ -56,6 +61,9 @@ public final class ExitCode {
                 + "file changed since the repair); nothing changed");
         m.put(IO_ERROR, "an I/O error prevented reading or judging");
         m.put(IN_USE, "repair, rebuild-index, restore: another process has files of the data open; nothing changed");
+        m.put(LATENT, "scan, explain: the server would boot, but records it does not read at boot (durable mode, "
+                + "below the last index entry of a segment) fail verification: readers will fail there (latent damage; "
+                + "--no-latent skips the check)");
         m.put(USAGE, "usage error: bad arguments (an offset, position or timestamp past the end of the data is one), "
                 + "or PATH names nothing segtool can open");
         m.put(CANCELLED, "cancelled (Ctrl-C)");
@@ -97,6 +105,24 @@ public final class ExitCode {
             default:
                 return r.changesFiles() ? CHANGES : CLEAN;
         }
+    }
+
+    /**
+     * A verdict with its latent-damage check ({@code latent}, null when not checked): the verdict's code, or
+     * {@link #LATENT} when the check found damage and that is more urgent (it never hides a refusal or an I/O
+     * error).
+     */
+    public static int of(PartitionReport r, LongPredicate segments, segtool.analyzers.recovery.LatentDamage.Report
+            latent) {
+        int code = of(r, segments);
+        if (latent != null && r.outcome() != PartitionReport.Outcome.IO_ERROR) {
+            for (var s : latent.segments()) {
+                if (s.damaged() && (segments == null || segments.test(s.start()))) {
+                    code = combine(code, LATENT);
+                }
+            }
+        }
+        return code;
     }
 
     /**

@@ -11,6 +11,7 @@ import java.util.Map;
 import segtool.analyzers.inputs.PartitionInputs;
 import segtool.analyzers.recovery.AnchorSearch;
 import segtool.analyzers.recovery.Checkpoint;
+import segtool.analyzers.recovery.LatentDamage;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.PlannedOp;
 import segtool.analyzers.recovery.ProbeResult;
@@ -21,11 +22,11 @@ import segtool.analyzers.recovery.Walk;
 import segtool.formats.index.IndexEntry;
 
 /**
- * The {@code segtool.scan/1} JSON report (documented in {@code docs/scan-json.md}). Keys come out in a fixed order;
+ * The {@code segtool.scan/3} JSON report (documented in {@code docs/scan-json.md}). Keys come out in a fixed order;
  * every u64 is a JSON integer, written as an unsigned value (never negative).
  */
 public final class ScanJson {
-    public static final String SCHEMA = "segtool.scan/2";
+    public static final String SCHEMA = "segtool.scan/3";
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -48,6 +49,16 @@ public final class ScanJson {
      */
     public static ObjectNode report(String path, String version, boolean durable, List<PartitionReport> reports,
                                     List<PartitionInputs> inputs, int exitCode) {
+        return report(path, version, durable, reports, inputs, null, exitCode);
+    }
+
+    /**
+     * The whole report, with each partition's latent-damage check ({@code latent}, parallel to {@code reports}, or
+     * null when the check did not run; an entry is null for a partition it did not run on): each segment's
+     * {@code latent_damage} and the summary's {@code latent_checked} and {@code latent_damage}.
+     */
+    public static ObjectNode report(String path, String version, boolean durable, List<PartitionReport> reports,
+                                    List<PartitionInputs> inputs, List<LatentDamage.Report> latent, int exitCode) {
         ObjectNode root = F.objectNode();
         root.put("schema", SCHEMA);
         root.put("segtool_version", version);
@@ -55,6 +66,7 @@ public final class ScanJson {
         root.put("enforce_fsync", durable);
         ArrayNode parts = root.putArray("partitions");
         int accepted = 0;
+        int latentPartitions = 0;
         int refused = 0;
         int io = 0;
         for (int i = 0; i < reports.size(); i++) {
@@ -62,6 +74,15 @@ public final class ScanJson {
             ObjectNode p = partition(r);
             if (inputs != null) {
                 inputs(p, inputs.get(i));
+            }
+            LatentDamage.Report l = latent == null ? null : latent.get(i);
+            ArrayNode segs = (ArrayNode) p.get("segments");
+            for (int k = 0; k < r.segments().size(); k++) {
+                LatentDamage.Segment ls = l == null ? null : l.segment(r.segments().get(k).start());
+                ((ObjectNode) segs.get(k)).set("latent_damage", ls == null ? F.nullNode() : latent(ls));
+            }
+            if (l != null && l.damaged()) {
+                latentPartitions++;
             }
             parts.add(p);
             switch (r.outcome()) {
@@ -80,8 +101,37 @@ public final class ScanJson {
         summary.put("accepted", accepted);
         summary.put("refused", refused);
         summary.put("io_error", io);
+        summary.put("latent_checked", latent != null);
+        summary.put("latent_damage", latentPartitions);
         summary.put("exit_code", exitCode);
         return root;
+    }
+
+    /**
+     * A segment's {@code latent_damage}: the bytes checked and every stretch readers will fail on, with its byte
+     * range, offsets and the check that failed (RECOVERY 11.1); {@code io_error} when it could not be read.
+     */
+    public static ObjectNode latent(LatentDamage.Segment s) {
+        ObjectNode o = F.objectNode();
+        u64(o, "checked_bytes", s.checkedBytes());
+        ArrayNode f = o.putArray("findings");
+        for (LatentDamage.Finding x : s.findings()) {
+            ObjectNode n = f.addObject();
+            u64(n, "from", x.from());
+            u64(n, "to", x.to());
+            u64(n, "bytes", x.bytes());
+            if (x.hasOffsets()) {
+                u64(n, "first_offset", x.firstOffset());
+                u64(n, "last_offset", x.lastOffset());
+            } else {
+                n.putNull("first_offset");
+                n.putNull("last_offset");
+            }
+            n.put("stop", x.kind().name().toLowerCase());
+            n.put("check", x.check());
+        }
+        o.put("io_error", s.ioError());
+        return o;
     }
 
     /**

@@ -32,13 +32,15 @@ class ExitCodeTest {
         assertEquals(ExitCode.CANCELLED, ExitCode.combine(ExitCode.USAGE, ExitCode.CANCELLED));
         assertEquals(ExitCode.CLEAN, ExitCode.combine(List.of()));
         assertEquals(ExitCode.IO_ERROR, ExitCode.combine(List.of(0, 2, 1, 3, 2, 0)));
-        assertThrows(IllegalArgumentException.class, () -> ExitCode.combine(0, 5));
+        assertThrows(IllegalArgumentException.class, () -> ExitCode.combine(0, 6));
+        assertEquals(ExitCode.LATENT, ExitCode.combine(ExitCode.CHANGES, ExitCode.LATENT));
+        assertEquals(ExitCode.REFUSED, ExitCode.combine(ExitCode.LATENT, ExitCode.REFUSED));
     }
 
     @Test
     void everyCodeIsDocumentedOnceInPrecedenceOrder() {
-        assertEquals(List.of(130, 64, 4, 3, 2, 1, 0), ExitCode.PRECEDENCE);
-        assertEquals(List.of(0, 1, 2, 3, 4, 64, 130), List.copyOf(ExitCode.meanings().keySet()));
+        assertEquals(List.of(130, 64, 4, 3, 2, 5, 1, 0), ExitCode.PRECEDENCE);
+        assertEquals(List.of(0, 1, 2, 3, 4, 5, 64, 130), List.copyOf(ExitCode.meanings().keySet()));
     }
 
     List<PartitionWriter.SegmentLayout> layouts;
