@@ -21,9 +21,10 @@ import segtool.formats.io.U64;
 import segtool.formats.naming.SegmentFiles;
 
 /**
- * {@code repair --accept-loss}: for one refusal, the least-loss cut that removes it (docs/repair.md, "repair
- * --accept-loss"), as a {@link RepairPlan} the {@link Applier} carries out like any other, quarantine first. The
- * kind of cut is {@link AtStake}'s, per RECOVERY 7.1 variant:
+ * {@code repair --accept-loss}: for one refusal, the cut that removes it, keeping the oldest verified prefix and
+ * dropping what follows (docs/repair.md, "repair --accept-loss"; not always the fewest offsets, RECOVERY 5), as a
+ * {@link RepairPlan} the {@link Applier} carries out like any other, quarantine first. The kind of cut is
+ * {@link AtStake}'s, per RECOVERY 7.1 variant:
  * <ul>
  *   <li>a log cut (InteriorDamage, UnverifiedResidue, OffsetDiscontinuity, ForeignBatch): the segment's log is
  *       truncated at the refusal's position, every later segment is moved aside (its files go into the quarantine),
@@ -75,6 +76,10 @@ public final class AcceptLoss {
             throw new Unsafe(checkpoint);
         }
         Path dir = refused.partition().directory();
+        String stray = strayNames(dir, refused);
+        if (stray != null) {
+            throw new Unsafe(stray);
+        }
         AtStake.Cut cut = stake.cut();
         List<PlannedOp> ops = new ArrayList<>();
         switch (cut.plan()) {
@@ -92,6 +97,46 @@ public final class AcceptLoss {
             throw new Unsafe("no change to the files removes " + r + "; segtool will not guess further");
         }
         return Planner.acceptLoss(refused, ops, "accept-loss cut for " + r.variant());
+    }
+
+    /**
+     * One line when the refused load holds duplicate or non-canonical start offsets (a stray {@code 0.log} beside
+     * {@code 00000000000000000000.log}, say), else null. RECOVERY 3 and 13.4 leave the server's behaviour with such
+     * names unsettled: they are reported, not emulated, so no cut is planned around them (a Hole they make would
+     * otherwise move every real segment aside).
+     */
+    static String strayNames(Path dir, PartitionReport refused) throws IOException {
+        Set<String> stray = new TreeSet<>();
+        try (DirectoryStream<Path> all = Files.newDirectoryStream(dir, "*" + SegmentFiles.LOG)) {
+            for (Path p : all) {
+                String name = p.getFileName().toString();
+                String stem = SegmentFiles.stemOf(name);
+                if (SegmentFiles.startOffsetOf(stem) != null && !SegmentFiles.isCanonical(stem)) {
+                    stray.add(name);
+                }
+            }
+        }
+        Set<Long> seen = new TreeSet<>(Long::compareUnsigned);
+        Set<Long> twice = new TreeSet<>(Long::compareUnsigned);
+        for (SegmentReport s : refused.segments()) {
+            if (!seen.add(s.start())) {
+                twice.add(s.start());
+            }
+        }
+        if (stray.isEmpty() && twice.isEmpty()) {
+            return null;
+        }
+        StringBuilder what = new StringBuilder();
+        if (!stray.isEmpty()) {
+            what.append("non-canonical segment name(s) ").append(String.join(", ", stray));
+        }
+        if (!twice.isEmpty()) {
+            what.append(what.length() > 0 ? "; " : "").append("start offset(s) loaded more than once: ")
+                    .append(String.join(", ", twice.stream().map(U64::str).toList()));
+        }
+        return what + ": the server's reading of such names is unsettled (RECOVERY 3, 13.4), so segtool reports "
+                + "them and will not cut around them; move the stray files aside by hand (plain `repair` reports "
+                + "them), then run --accept-loss again";
     }
 
     private interface StartFilter {

@@ -220,7 +220,7 @@ public final class Repairer {
             }
             Salvager.Options options = Salvager.Options.defaults(version)
                     .withMaxBatchBytes(engine.options().maxBatchBytes());
-            run.survey = new Salvager(options).survey(run.partition, new ArrayList<>());
+            run.survey = new Salvager(AtStake.surveying(run.before, options)).survey(run.partition, new ArrayList<>());
             PartitionReport now = run.before;
             RepairPlan next;
             AtStake stake = AtStake.of(now, run.survey);
@@ -257,7 +257,8 @@ public final class Repairer {
                     run.after = now;
                     return run.outcome(Status.APPLIED);
                 }
-                stake = AtStake.of(now, new Salvager(options).survey(run.partition, new ArrayList<>()));
+                stake = AtStake.of(now, new Salvager(AtStake.surveying(now, options))
+                        .survey(run.partition, new ArrayList<>()));
                 try {
                     next = AcceptLoss.plan(engine, now, stake);
                 } catch (AcceptLoss.Unsafe unsafe) {

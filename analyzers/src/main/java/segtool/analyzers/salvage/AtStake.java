@@ -60,8 +60,8 @@ public record AtStake(Refusal refusal, List<Missing> missing, List<Range> salvag
      * @param segment        the segment where it starts
      * @param position       for CUT_LOG, the byte position of the cut
      * @param offsetsLeaving offsets held by verifying records that would leave the live partition (the salvage
-     *                       archive keeps them): for a cut, those of the segment's records past the break in its
-     *                       byte-0 chain and of every later segment
+     *                       archive keeps them): for a cut, those of the segment's records at or past the cut
+     *                       position and of every later segment
      * @param bytesLeaving   bytes that would leave the live partition (a quarantine keeps them)
      */
     public record Cut(Plan plan, long segment, long position, List<Range> offsetsLeaving, long bytesLeaving) {
@@ -95,9 +95,39 @@ public record AtStake(Refusal refusal, List<Missing> missing, List<Range> salvag
      * stake. Reads only.
      */
     public static AtStake survey(PartitionReport report, long maxBatchBytes) throws java.io.IOException {
-        Salvager.Result survey = new Salvager(Salvager.Options.defaults("survey").withMaxBatchBytes(maxBatchBytes))
+        Salvager.Result survey = new Salvager(surveying(report,
+                Salvager.Options.defaults("survey").withMaxBatchBytes(maxBatchBytes)))
                 .survey(report.partition(), new ArrayList<>());
         return of(report, survey);
+    }
+
+    /**
+     * {@code options} for the survey of the refused {@code report}: when its least-loss way is a log cut, the survey
+     * also gives the offsets of the records at or past the cut, so that {@link #of} counts exactly those as leaving.
+     */
+    public static Salvager.Options surveying(PartitionReport report, Salvager.Options options) {
+        Refusal r = report.refusal();
+        return r == null || !isCut(r) ? options
+                : options.withCutAt(new Salvager.CutAt(r.segmentStart(), cutPosition(r)));
+    }
+
+    private static boolean isCut(Refusal r) {
+        return r instanceof Refusal.InteriorDamage || r instanceof Refusal.UnverifiedResidue
+                || r instanceof Refusal.OffsetDiscontinuity || r instanceof Refusal.ForeignBatch;
+    }
+
+    /** The byte position of the log cut that removes {@code r} (one of {@link #isCut}'s). */
+    private static long cutPosition(Refusal r) {
+        if (r instanceof Refusal.InteriorDamage f) {
+            return f.damagePosition();
+        } else if (r instanceof Refusal.UnverifiedResidue u) {
+            return u.damagePosition();
+        } else if (r instanceof Refusal.OffsetDiscontinuity d) {
+            return d.position();
+        } else if (r instanceof Refusal.ForeignBatch f) {
+            return f.position();
+        }
+        return -1;
     }
 
     /** The offsets at stake for the refused {@code report}, from {@code survey} of the same partition. */
@@ -190,7 +220,11 @@ public record AtStake(Refusal refusal, List<Missing> missing, List<Range> salvag
         }
         for (Salvager.SourceResult s : survey.segments()) {
             if (plan == Plan.CUT_LOG && s.source().start() == segment) {
-                leaving.addAll(s.pastDamage());
+                // the records at or past the cut leave; those below it stay, even past the survey's byte-0 break
+                // (durable mode reads below the last index entry only by headers, so its cut can lie beyond it).
+                // A survey made without the cut gives no positions: then every record past the break is counted
+                Salvager.PastCut past = s.pastCut();
+                leaving.addAll(past != null && past.position() == position ? past.offsets() : s.pastDamage());
             }
         }
         return new AtStake(r, List.copyOf(missing), survey.archived().list(),

@@ -61,25 +61,42 @@ public final class Salvager {
      * @param messages          also write {@code messages.ndjson}
      * @param window            read window per log
      * @param version           the tool version, stamped into the summary
+     * @param cutAt             when not null, the live segment and byte position of a planned log cut: that
+     *                          segment's result also gives the offsets of the verifying records at or past it
      */
     public record Options(long maxBatchBytes, boolean includeUnverified, boolean messages, int window,
-                          String version) {
+                          String version, CutAt cutAt) {
         public static Options defaults(String version) {
             return new Options(BatchHeader.MAX_RECOVERABLE_BATCH_BYTES, false, false, SegmentChannel.DEFAULT_WINDOW,
-                    version);
+                    version, null);
         }
 
         public Options withUnverified(boolean v) {
-            return new Options(maxBatchBytes, v, messages, window, version);
+            return new Options(maxBatchBytes, v, messages, window, version, cutAt);
         }
 
         public Options withMessages(boolean v) {
-            return new Options(maxBatchBytes, includeUnverified, v, window, version);
+            return new Options(maxBatchBytes, includeUnverified, v, window, version, cutAt);
         }
 
         public Options withMaxBatchBytes(long v) {
-            return new Options(v, includeUnverified, messages, window, version);
+            return new Options(v, includeUnverified, messages, window, version, cutAt);
         }
+
+        public Options withCutAt(CutAt v) {
+            return new Options(maxBatchBytes, includeUnverified, messages, window, version, v);
+        }
+    }
+
+    /** A planned log cut: live segment {@code segment}'s log truncated at byte {@code position}. */
+    public record CutAt(long segment, long position) {
+    }
+
+    /**
+     * The offsets of the verifying records of this partition that start at or past byte {@code position} of the
+     * segment's log (chain or past damage): what a log cut there takes out of the live partition.
+     */
+    public record PastCut(long position, OffsetRanges offsets) {
     }
 
     /** A byte range {@code [from, to)} of a source's original log, with the first problem met there. */
@@ -92,7 +109,8 @@ public final class Salvager {
     /** What one source gave. */
     public record SourceResult(Source source, long bytes, long batches, long unverified, long messages,
                                OffsetRanges offsets, List<ByteRange> lost, List<ByteRange> unexamined,
-                               LogScan.Stats stats, Long indexClaim, long chainBatches, OffsetRanges pastDamage) {
+                               LogScan.Stats stats, Long indexClaim, long chainBatches, OffsetRanges pastDamage,
+                               PastCut pastCut) {
         /** True when every byte of the source belongs to a record that verifies. */
         public boolean intact() {
             return lost.isEmpty() && unexamined.isEmpty();
@@ -384,6 +402,9 @@ public final class Salvager {
                               OffsetRanges unverifiedOffsets, long[] totals) throws IOException {
         OffsetRanges offsets = new OffsetRanges();
         OffsetRanges pastDamage = new OffsetRanges();
+        CutAt cutAt = options.cutAt();
+        PastCut pastCut = cutAt != null && s.kind() == Source.Kind.SEGMENT && s.start() == cutAt.segment()
+                ? new PastCut(cutAt.position(), new OffsetRanges()) : null;
         List<ByteRange> lost = new ArrayList<>();
         List<ByteRange> unexamined = new ArrayList<>();
         long[] counts = new long[4];
@@ -415,6 +436,9 @@ public final class Salvager {
                             offsets.add(h.baseOffset(), h.endOffset());
                             if (where == Location.PAST_DAMAGE) {
                                 pastDamage.add(h.baseOffset(), h.endOffset());
+                            }
+                            if (pastCut != null && U64.ge(position, pastCut.position())) {
+                                pastCut.offsets().add(h.baseOffset(), h.endOffset());
                             }
                         }
                     } else {
@@ -450,7 +474,7 @@ public final class Salvager {
                     .run(s.kind() == Source.Kind.SEGMENT, options.includeUnverified(), sink);
             return new SourceResult(s, log.size(), counts[0], counts[1], counts[2], offsets, List.copyOf(lost),
                     List.copyOf(unexamined), stats, s.kind() == Source.Kind.QUARANTINE ? null : indexClaim(s),
-                    counts[3], pastDamage);
+                    counts[3], pastDamage, pastCut);
         }
     }
 

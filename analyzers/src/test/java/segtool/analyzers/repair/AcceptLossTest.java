@@ -286,6 +286,60 @@ class AcceptLossTest {
         Trees.assertSame(before, Trees.snapshot(root, true), "nothing changes");
     }
 
+    /**
+     * The spec's vector (canonical 00000000000000000000.log and .index) plus a 0-byte stray {@code 0.log}: the
+     * load's start list is [0, 0] and pass B refuses Hole. RECOVERY 3 and 13.4 report such names rather than
+     * emulate them, so accept-loss refuses in one line naming the stray file, dry run and apply alike, and changes
+     * nothing (it used to move every segment with start >= 0 aside, emptying the partition).
+     */
+    @Test
+    void aHoleFromAStrayName_isRefusedInOneLine_andNothingChanges() throws Exception {
+        Path root = tmp.resolve("root");
+        Trees.copy(GALLERY.resolve("healthy"), root);
+        PartitionPath p = partition(root, "streams/1/topics/1/partitions/1");
+        Files.write(p.directory().resolve("0.log"), new byte[0]);
+        PartitionReport judged = FixpointTest.ENGINE.judge(p, false);
+        assertEquals(Refusal.Variant.Hole, judged.refusal().variant(), String.valueOf(judged.refusal()));
+        Map<String, byte[]> before = Trees.snapshot(root, true);
+        for (boolean apply : new boolean[]{false, true}) {
+            Repairer.Outcome o = repairer(StepHook.NONE).acceptLoss(p, false, apply, false, tmp.resolve("salvage"),
+                    "test");
+            assertEquals(Repairer.Status.REFUSED, o.status(), "apply " + apply);
+            assertEquals(2, o.exitCode());
+            String line = o.loss().unsafe();
+            assertTrue(line.startsWith("non-canonical segment name(s) 0.log; start offset(s) loaded more than "
+                    + "once: 0:"), line);
+            assertTrue(line.contains("move the stray files aside by hand"), line);
+            assertFalse(line.contains("\n"));
+            Trees.assertSame(before, Trees.snapshot(root, true), "nothing changes, apply " + apply);
+            assertFalse(Files.exists(tmp.resolve("salvage")), "no archive either");
+        }
+    }
+
+    /**
+     * Durable V6 with the foreign-batch shape's foreign record appended at 1145 (AtStakeTest builds the same): the
+     * dry run's cut at 1145 keeps offsets 0-4, so none is listed as leaving, though the survey's byte-0 chain breaks
+     * at 315 and offset 4 lies past it.
+     */
+    @Test
+    void aDurableDryRun_countsOnlyTheRecordsAtOrPastTheCut() throws Exception {
+        Path v6 = GALLERY.resolve("interior-damage-below-last-entry").resolve("streams/1/topics/1/partitions/1");
+        byte[] foreign = Files.readAllBytes(GALLERY.resolve("foreign-batch")
+                .resolve("streams/1/topics/1/partitions/1/00000000000000000000.log"));
+        PartitionPath p = partition(tmp.resolve("root"), "streams/1/topics/1/partitions/1");
+        Files.createDirectories(p.directory());
+        byte[] log = Files.readAllBytes(v6.resolve("00000000000000000000.log"));
+        byte[] both = Arrays.copyOf(log, log.length + foreign.length - 782);
+        System.arraycopy(foreign, 782, both, log.length, foreign.length - 782);
+        Files.write(p.directory().resolve("00000000000000000000.log"), both);
+        Files.copy(v6.resolve("00000000000000000000.index"), p.directory().resolve("00000000000000000000.index"));
+        Repairer.Outcome o = repairer(StepHook.NONE).acceptLoss(p, true, false, false, null, "test");
+        assertEquals(Repairer.Status.PLANNED, o.status());
+        var cut = o.loss().cuts().get(0).stake().cut();
+        assertEquals(1145, cut.position());
+        assertEquals(List.of(), cut.offsetsLeaving());
+    }
+
     // ---- helpers ---------------------------------------------------------------------------------------------
 
     static List<Path> newestFirst(Path partition) throws IOException {

@@ -3,15 +3,20 @@ package segtool.analyzers.salvage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.recovery.RecoveryOptions;
+import segtool.analyzers.recovery.Refusal;
 import segtool.formats.log.BatchHeader;
 import segtool.formats.naming.PartitionPath;
 
@@ -50,5 +55,34 @@ class AtStakeTest {
         AtStake.Cut c = s.cut();
         assertEquals(cut, c.plan() + " " + c.segment() + "@" + c.position() + " " + c.offsetsLeaving() + " "
                 + c.bytesLeaving(), shape);
+    }
+
+    @TempDir
+    Path tmp;
+
+    /**
+     * Durable V6 (byte 620 flipped inside B, I3: boot reads B only by its header) with the foreign-batch shape's
+     * verifying foreign record (its bytes 782-1145) appended at 1145: durable boot refuses ForeignBatch at 1145, so
+     * the cut there keeps A, B and C (offsets 0-4). The survey's byte-0 chain breaks at B (315), making C "past
+     * damage"; C is below the cut, so offset 4 does not leave, and the only bytes leaving are the foreign record's.
+     */
+    @Test
+    void aDurableCutAboveTheByte0Break_keepsTheRecordsBelowIt() throws IOException {
+        Path v6 = GALLERY.resolve("interior-damage-below-last-entry").resolve("streams/1/topics/1/partitions/1");
+        byte[] foreign = Files.readAllBytes(GALLERY.resolve("foreign-batch")
+                .resolve("streams/1/topics/1/partitions/1/00000000000000000000.log"));
+        Path dir = Files.createDirectories(tmp.resolve("streams/1/topics/1/partitions/1"));
+        byte[] log = Files.readAllBytes(v6.resolve("00000000000000000000.log"));
+        byte[] both = Arrays.copyOf(log, log.length + foreign.length - 782);
+        System.arraycopy(foreign, 782, both, log.length, foreign.length - 782);
+        Files.write(dir.resolve("00000000000000000000.log"), both);
+        Files.copy(v6.resolve("00000000000000000000.index"), dir.resolve("00000000000000000000.index"));
+        PartitionReport r = new RecoveryEngine(RecoveryOptions.defaults().withThreads(1))
+                .judge(PartitionPath.of(dir), true);
+        assertEquals(Refusal.Variant.ForeignBatch, r.refusal().variant(), String.valueOf(r.refusal()));
+        assertEquals(1145, ((Refusal.ForeignBatch) r.refusal()).position());
+        AtStake.Cut c = AtStake.survey(r, BatchHeader.MAX_RECOVERABLE_BATCH_BYTES).cut();
+        assertEquals("CUT_LOG 0@1145 [] 363", c.plan() + " " + c.segment() + "@" + c.position() + " "
+                + c.offsetsLeaving() + " " + c.bytesLeaving());
     }
 }

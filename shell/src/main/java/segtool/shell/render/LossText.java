@@ -88,8 +88,8 @@ public final class LossText {
         out.add("       $ segtool salvage " + r.partition().directory() + " -o OUT --format ndjson");
         out.add("     The archive holds " + words(s.salvageable()) + " with their "
                 + "original bytes. " + cut(s) + " " + (lost.isEmpty() ? "Nothing else is lost" : "Lost for good: "
-                + lostWords) + ". After it the server gives every offset above the last one it keeps to new "
-                + "messages again; a producer can replay the archive's messages.ndjson under new offsets. segtool "
+                + lostWords) + ". After it the server may hand offsets above the last one it keeps out again "
+                + "to new messages; a producer can replay the archive's messages.ndjson under new offsets. segtool "
                 + "makes the cut, salvage archive first, quarantine and restore as for any repair (see "
                 + "docs/repair.md):");
         out.add("       $ segtool repair " + r.partition().directory() + " --accept-loss --apply --salvage-to OUT");
@@ -104,16 +104,16 @@ public final class LossText {
         AtStake.Cut c = s.cut();
         String leaving = words(c.offsetsLeaving());
         return switch (c.plan()) {
-            case CUT_LOG -> "The least-loss cut: truncate " + seg(c.segment()) + "'s log at byte "
+            case CUT_LOG -> "The accept-loss cut: truncate " + seg(c.segment()) + "'s log at byte "
                     + U64.str(c.position()) + " and move every later segment aside; " + Bytes.size(c.bytesLeaving())
                     + " and " + leaving + " leave the live partition (the archive keeps them).";
-            case MOVE_SEGMENTS_ASIDE -> "The least-loss cut: move the segments from " + seg(c.segment())
+            case MOVE_SEGMENTS_ASIDE -> "The accept-loss cut: move the segments from " + seg(c.segment())
                     + " on aside; " + Bytes.size(c.bytesLeaving()) + " and " + leaving + " leave the live partition "
                     + "(the archive keeps them).";
-            case MOVE_EMPTY_ASIDE -> "The least-loss cut: move the empty " + seg(c.segment()) + " aside (its "
+            case MOVE_EMPTY_ASIDE -> "The accept-loss cut: move the empty " + seg(c.segment()) + " aside (its "
                     + Bytes.size(c.bytesLeaving()) + " hold no record that verifies); the chain is whole without it "
                     + "and every record that verifies stays live.";
-            case REBUILD_INDEX -> "The least-loss cut: rebuild " + seg(c.segment()) + "'s index from what its log "
+            case REBUILD_INDEX -> "The accept-loss cut: rebuild " + seg(c.segment()) + "'s index from what its log "
                     + "proves; every record that verifies stays in place.";
             case NONE -> "The refusal is about sizes, not offsets; restore or re-run the boot that made them.";
         };

@@ -13,6 +13,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.exit.ExitCode;
+import segtool.analyzers.inputs.DurabilitySource;
 import segtool.analyzers.inputs.PartitionInputs;
 import segtool.analyzers.repair.Confirm;
 import segtool.analyzers.repair.RepairJson;
@@ -55,13 +56,15 @@ public final class RepairCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
-    @Option(names = "--accept-loss", description = "For a refused partition: plan the least-loss cut that gets it "
-            + "to a state the server boots (docs/repair.md): cut the log at the damage and move later segments aside, "
-            + "move the segments after a hole aside, or rebuild an index from what the log proves. The dry run shows "
-            + "the offsets and bytes that leave the live partition. With --apply (needs --salvage-to) the salvage "
-            + "archive is written first, then each cut goes through the quarantine like any repair; restore the "
-            + "quarantines newest first to undo. Refusals about sizes, and partitions with a WAL checkpoint, are "
-            + "refused (exit 2).")
+    @Option(names = "--accept-loss", description = "For a refused partition: plan the cut that gets it to a state "
+            + "the server boots, keeping the oldest records that verify and dropping what follows (docs/repair.md): "
+            + "cut the log at the damage and move later segments aside, move the segments after a hole aside, or "
+            + "rebuild an index from what the log proves. The dry run shows the offsets and bytes that leave the "
+            + "live partition. With --apply (needs --salvage-to) the salvage archive is written first, then each "
+            + "cut goes through the quarantine like any repair; restore the "
+            + "quarantines newest first to undo. Refusals about sizes, partitions with a WAL checkpoint, and stray "
+            + "non-canonical segment names are refused (exit 2). Needs the topic's real durability, from metadata/ "
+            + "or --durability (exit 64 without either).")
     boolean acceptLoss;
 
     @Option(names = "--salvage-to", paramLabel = "DIR", description = "With --accept-loss --apply: where the "
@@ -102,7 +105,17 @@ public final class RepairCommand implements Callable<Integer> {
         List<Repairer.Outcome> outcomes = new ArrayList<>();
         List<PartitionInputs> judged = new ArrayList<>();
         int skipped = ExitCode.CLEAN;
-        for (PartitionInputs in : RepairCli.inputs(spec, partitions, verdict)) {
+        List<PartitionInputs> inputs = RepairCli.inputs(spec, partitions, verdict);
+        if (acceptLoss && !given) {
+            for (PartitionInputs in : inputs) {
+                if (in.judgeable() && in.durability().source() == DurabilitySource.COMMAND_LINE) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), in.partition().directory()
+                            + ": no metadata/ says this topic's durability, and what --accept-loss cuts depends on "
+                            + "it (RECOVERY 1, 14); pass --durability=persisted|replicated, the topic's real setting");
+                }
+            }
+        }
+        for (PartitionInputs in : inputs) {
             if (!in.judgeable()) {
                 skipped = ExitCode.combine(skipped, RepairCli.notRepaired(in, err));
                 continue;

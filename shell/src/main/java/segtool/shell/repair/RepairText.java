@@ -130,8 +130,8 @@ final class RepairText {
                         + ": they are lost for good unless a replica or a backup has them");
             }
             out.println("    clients were already promised these offsets: the server acknowledged them to producers "
-                    + "and may have served them to consumers; after the cut it gives every offset above the last one "
-                    + "it keeps to new messages, with other contents");
+                    + "and may have served them to consumers; after the cut the server may hand them out again to "
+                    + "new messages, with other contents");
             plan(out, c.plan());
         }
         if (o.status() == Repairer.Status.PLANNED) {

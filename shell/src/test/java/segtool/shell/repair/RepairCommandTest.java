@@ -175,14 +175,15 @@ class RepairCommandTest {
     void acceptLoss_dryRunShowsTheCut_applyNeedsSalvageTo_thenBoots_andRestoreUndoes() throws Exception {
         Path d = refused(2);
         Map<String, byte[]> before = files(data);
-        Run dry = run("repair", d.toString(), "--accept-loss");
+        Run dry = run("repair", d.toString(), "--accept-loss", "--durability=replicated");
         assertEquals(1, dry.exit(), dry.out() + dry.err());
         assertTrue(dry.out().contains("accept-loss would cut"), dry.out());
         assertTrue(dry.out().contains("leaving the live partition: offsets "), dry.out());
         assertTrue(dry.out().contains("clients were already promised these offsets"), dry.out());
+        assertTrue(dry.out().contains("the server may hand them out again to new messages"), dry.out());
         assertSameFiles(before, files(data));
 
-        Run noArchive = run("repair", d.toString(), "--accept-loss", "--apply");
+        Run noArchive = run("repair", d.toString(), "--accept-loss", "--apply", "--durability=replicated");
         assertEquals(64, noArchive.exit(), noArchive.out() + noArchive.err());
         assertTrue(noArchive.err().contains("--salvage-to"), noArchive.err());
         assertEquals(64, run("repair", d.toString(), "--salvage-to", data.resolve("x").toString()).exit());
@@ -190,7 +191,7 @@ class RepairCommandTest {
 
         Path archive = d.resolveSibling("salvaged");
         Run applied = run("repair", d.toString(), "--accept-loss", "--apply", "-y", "--salvage-to",
-                archive.toString(), "--json");
+                archive.toString(), "--json", "--durability=replicated");
         assertEquals(0, applied.exit(), applied.out() + applied.err());
         JsonNode loss = applied.json().get("partitions").get(0).get("accept_loss");
         assertEquals("cut_log", loss.get("cuts").get(0).get("kind").asText());
@@ -204,6 +205,32 @@ class RepairCommandTest {
         Map<String, byte[]> restored = files(data);
         restored.keySet().removeIf(k -> k.contains("salvaged"));
         assertSameFiles(before, restored);
+    }
+
+    /**
+     * No metadata/ gives the topic's durability and no --durability was passed: accept-loss acts on D (RECOVERY 1,
+     * 14), so the dry run and --apply alike stop with one usage line (64) asking for it; nothing changes, no
+     * archive. Plain repair keeps the default and its warning.
+     */
+    @Test
+    void acceptLoss_withoutARealDurability_isAUsageError_andNothingChanges() throws Exception {
+        Path d = refused(2);
+        Map<String, byte[]> before = files(data);
+        Path archive = d.resolveSibling("salvaged");
+        for (String[] args : List.of(new String[]{"repair", d.toString(), "--accept-loss"},
+                new String[]{"repair", d.toString(), "--accept-loss", "--apply", "-y", "--salvage-to",
+                        archive.toString()})) {
+            Run r = run(args);
+            assertEquals(64, r.exit(), r.out() + r.err());
+            assertTrue(r.err().contains("no metadata/ says this topic's durability")
+                    && r.err().contains("--durability=persisted|replicated"), r.err());
+            assertSameFiles(before, files(data));
+            assertTrue(!Files.exists(archive), "no archive");
+        }
+        Run plain = run("repair", d.toString());
+        assertEquals(2, plain.exit(), plain.out() + plain.err());
+        assertTrue(plain.out().contains("no metadata/ says this topic's durability, so the repair uses the default"),
+                plain.out());
     }
 
     @Test
