@@ -4,11 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,21 +33,7 @@ class HostileEnvironmentCliTest {
     }
 
     static Cli.Result child(Map<String, String> env, Object... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                "segtool.shell.Main"));
-        for (Object a : args) {
-            cmd.add(String.valueOf(a));
-        }
-        ProcessBuilder pb = new ProcessBuilder(cmd);
-        pb.environment().putAll(env);
-        Process proc = pb.start();
-        proc.getOutputStream().close();
-        byte[] out = proc.getInputStream().readAllBytes();
-        byte[] err = proc.getErrorStream().readAllBytes();
-        assertTrue(proc.waitFor(60, TimeUnit.SECONDS), "the child ended");
-        return new Cli.Result(proc.exitValue(), new String(out, StandardCharsets.UTF_8),
-                new String(err, StandardCharsets.UTF_8));
+        return Proc.run(env, args);
     }
 
     /** The PID of a process that has ended (and so owns nothing). */

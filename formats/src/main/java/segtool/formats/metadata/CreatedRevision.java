@@ -1,8 +1,6 @@
 package segtool.formats.metadata;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import segtool.formats.io.LittleEndian;
 
@@ -21,15 +19,10 @@ public final class CreatedRevision {
     }
 
     public static Value read(Path partitionDir) throws IOException {
-        Path f = partitionDir.resolve(FILE);
-        try {
-            long size = Files.size(f);
-            if (size != 8) {
-                return new Value(true, 0, size);
-            }
-            return new Value(true, LittleEndian.u64(Files.readAllBytes(f), 0), 8);
-        } catch (NoSuchFileException e) {
-            return new Value(false, 0, 0);
+        FixedFile f = FixedFile.read(partitionDir.resolve(FILE), 8);
+        if (f.bytes() == null) {
+            return new Value(f.present(), 0, f.length());
         }
+        return new Value(true, LittleEndian.u64(f.bytes(), 0), 8);
     }
 }

@@ -1,8 +1,6 @@
 package segtool.formats.metadata;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import segtool.formats.io.LittleEndian;
 
@@ -24,19 +22,10 @@ public final class PurgeGen {
     }
 
     public static Value read(Path partitionDir) throws IOException {
-        Path f = partitionDir.resolve(FILE);
-        try {
-            long size = Files.size(f);
-            if (size != 16) {
-                return new Value(true, 0, 0, size);
-            }
-            byte[] b = Files.readAllBytes(f);
-            if (b.length != 16) {
-                return new Value(true, 0, 0, b.length);
-            }
-            return new Value(true, LittleEndian.u64(b, 0), LittleEndian.u64(b, 8), 16);
-        } catch (NoSuchFileException e) {
-            return new Value(false, 0, 0, 0);
+        FixedFile f = FixedFile.read(partitionDir.resolve(FILE), 16);
+        if (f.bytes() == null) {
+            return new Value(f.present(), 0, 0, f.length());
         }
+        return new Value(true, LittleEndian.u64(f.bytes(), 0), LittleEndian.u64(f.bytes(), 8), 16);
     }
 }
