@@ -37,14 +37,18 @@ public final class Verdicts {
         }
     }
 
-    /** {@code 23 partitions: 7 refused, 9 would change files, 7 clean, 0 I/O errors}. */
+    /**
+     * {@code 23 partitions: 7 refused, 9 would change files, 7 clean, 0 without a verdict}: the last counts I/O errors
+     * and partitions whose inputs give none (the server refuses the node, METADATA leaves it open, the command line
+     * contradicts the metadata); each names its reason in the report.
+     */
     public static String tally(List<PartitionReport> reports) {
         int[] bySeverity = new int[4];
         for (PartitionReport r : reports) {
             bySeverity[ExitCode.of(r)]++;
         }
         return reports.size() + " partitions: " + bySeverity[2] + " refused, " + bySeverity[1]
-                + " would change files, " + bySeverity[0] + " clean, " + bySeverity[3] + " I/O errors";
+                + " would change files, " + bySeverity[0] + " clean, " + bySeverity[3] + " without a verdict";
     }
 
     public static String mode(boolean durable) {
