@@ -117,12 +117,16 @@ public final class InputsResolver {
             rev = recorded.revision();
             revFrom = CreatedRevision.FILE;
         }
-        if (gen == null) {
-            PurgeGen.Value pg = PurgeGen.read(p.directory());
-            if (pg.valid() && (rev == null || pg.createdRevision() == rev)) {
-                gen = pg.applied();
-                genFrom = PurgeGen.FILE;
-            }
+        PurgeGen.Value pg = PurgeGen.read(p.directory());
+        boolean pgThis = pg.valid() && (rev == null || pg.createdRevision() == rev);
+        if (gen == null && pgThis) {
+            gen = pg.applied();
+            genFrom = PurgeGen.FILE;
+        } else if (gen != null && pgThis && pg.applied() != gen) {
+            // the files have applied another purge generation than the metadata names (FORMAT 7): they are not
+            // yet (or no longer) that generation's bytes, so the generation they hold is not known
+            gen = null;
+            genFrom = null;
         }
         if (rev == null && gen == null) {
             return Identity.UNKNOWN;

@@ -39,10 +39,13 @@ class IdentityTest {
                 List.of(new SnapshotWriter.Partition(0, 1, SnapshotWriter.T, 7, 0, 3, null)), Opt.post4092());
         n.snapshot(NodeDir.oneStream(3, 7, List.of(t)).file());
         Path p = n.partition(0, 0, 0, 7);
-        purgeGen(p, 2, 7); // the directory has applied an older generation: the metadata's is the identity
         Identity id = identity(p);
         assertEquals(new Identity(7L, 3L, "metadata"), id);
         assertEquals(id, new InputsResolver(InputsResolver.CommandLine.none()).resolve(PartitionPath.of(p)).identity());
+        purgeGen(p, 3, 7); // purge.gen agrees: the same identity
+        assertEquals(new Identity(7L, 3L, "metadata"), identity(p));
+        purgeGen(p, 2, 7); // the files have applied an older generation: which one they hold is not the metadata's
+        assertEquals(new Identity(7L, null, "metadata (purge_generation unknown)"), identity(p));
     }
 
     @Test
