@@ -29,7 +29,7 @@ import segtool.formats.io.TempDirectory;
  * a killed run (no shutdown hook) left is removed by the next run, which finds it by the owner PID in its name.
  * Also the POSIX mode helpers the writer and the reader share.
  */
-final class TempTree {
+public final class TempTree {
     static final String PREFIX = "segtool-dump-";
     private static final Set<Path> LIVE = ConcurrentHashMap.newKeySet();
 
@@ -78,8 +78,8 @@ final class TempTree {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(parent, PREFIX + "*")) {
             for (Path p : entries) {
                 long pid = ownerPid(p.getFileName().toString());
-                if (pid <= 0 || pid == self || ProcessHandle.of(pid).isPresent()
-                        || !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) || !ownedByMe(p)) {
+                if (pid == self || !ownerGone(pid) || !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)
+                        || !ownedByMe(p)) {
                     continue;
                 }
                 try {
@@ -93,6 +93,14 @@ final class TempTree {
             // an unreadable temp directory: create() reports it
         }
         return removed;
+    }
+
+    /**
+     * True when {@code pid}, the owner a temporary's name carries, is a process id that no live process has: what
+     * it left behind is abandoned. False for a non-positive id.
+     */
+    public static boolean ownerGone(long pid) {
+        return pid > 0 && !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
     /** The PID in {@code segtool-dump-<pid>-<random>}, or -1 for any other name. */

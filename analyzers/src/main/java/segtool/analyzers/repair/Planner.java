@@ -84,7 +84,6 @@ public final class Planner {
         List<RepairOp> ops = new ArrayList<>();
         List<RepairPlan.Leaving> leaving = new ArrayList<>();
         Map<String, byte[]> contents = new LinkedHashMap<>();
-        List<String> notes = new ArrayList<>();
         for (PlannedOp op : engineOps) {
             int seq = ops.size();
             Confinement.regularOrAbsent(op.path());
@@ -161,7 +160,7 @@ public final class Planner {
             }
         }
         return new RepairPlan(command, report.partition(), report.durable(), List.copyOf(ops), List.copyOf(leaving),
-                contents, List.copyOf(engineOps), report, notes);
+                contents, List.copyOf(engineOps), report);
     }
 
     /** Splits a removed range into quarantine entries of at most {@link Hashing#MAX_RANGE} bytes. */

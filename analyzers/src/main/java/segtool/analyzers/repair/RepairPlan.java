@@ -12,32 +12,23 @@ import segtool.formats.naming.PartitionPath;
  * What one {@code --apply} will do to one partition: the operations in order, every byte range they remove (copied
  * into the quarantine first), and the new index contents they install. {@code engineOps} are the judgement's
  * planned operations the journaled ones were made from, for printing; {@code report} is that judgement (null for a
- * resumed plan); {@code notes} are what an operator must read before approving it (a truncated log whose inode the
- * prepare WAL also holds). New contents are either bytes ({@code contents}: rebuilt indexes) or assembled from
+ * resumed plan). New contents are either bytes ({@code contents}: rebuilt indexes) or assembled from
  * ranges of existing files ({@code assembled}: a segment taken from a donor replica), which the applier streams
  * through a bounded buffer, so a new file of any size costs no memory.
  */
 public record RepairPlan(String command, PartitionPath partition, boolean durable, List<RepairOp> ops,
                          List<Leaving> leaving, Map<String, byte[]> contents, List<PlannedOp> engineOps,
-                         PartitionReport report, List<String> notes, Map<String, List<FileRange>> assembled) {
+                         PartitionReport report, Map<String, List<FileRange>> assembled) {
 
     public RepairPlan {
-        notes = List.copyOf(notes);
         assembled = Map.copyOf(assembled);
     }
 
     /** A plan whose new contents are all bytes. */
     public RepairPlan(String command, PartitionPath partition, boolean durable, List<RepairOp> ops,
                       List<Leaving> leaving, Map<String, byte[]> contents, List<PlannedOp> engineOps,
-                      PartitionReport report, List<String> notes) {
-        this(command, partition, durable, ops, leaving, contents, engineOps, report, notes, Map.of());
-    }
-
-    /** A plan without notes whose new contents are all bytes. */
-    public RepairPlan(String command, PartitionPath partition, boolean durable, List<RepairOp> ops,
-                      List<Leaving> leaving, Map<String, byte[]> contents, List<PlannedOp> engineOps,
                       PartitionReport report) {
-        this(command, partition, durable, ops, leaving, contents, engineOps, report, List.of(), Map.of());
+        this(command, partition, durable, ops, leaving, contents, engineOps, report, Map.of());
     }
 
     /** Bytes of new content the applier writes into the quarantine first. */

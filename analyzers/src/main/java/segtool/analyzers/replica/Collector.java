@@ -14,6 +14,7 @@ import segtool.analyzers.archive.FileXxh3;
 import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.inputs.Identity;
 import segtool.analyzers.inputs.PartitionInputs;
+import segtool.analyzers.inspect.PartitionFiles;
 import segtool.analyzers.recovery.Checkpoint;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.RecoveryEngine;
@@ -120,7 +121,7 @@ public final class Collector {
         } else {
             verdict = new PartitionManifest.Verdict(PartitionManifest.NOT_JUDGED, ExitCode.of(in.refusal()), null,
                     null, null, in.refusalLine(), PartitionManifest.Chain.EMPTY);
-            starts.addAll(logStarts(p.directory()));
+            starts.addAll(PartitionFiles.starts(p.directory()));
             warnings = new ArrayList<>();
         }
         in.notes().forEach(n -> warnings.add("note: " + n));
@@ -171,23 +172,6 @@ public final class Collector {
             throw new IOException(log + ": cannot read file: " + reason(e), e);
         }
         return new PartitionManifest.Segment(start, length, digest, indexLength, batches, walkEnd, stop);
-    }
-
-    /** The start offsets of the canonically named {@code .log} files in {@code dir}, ascending. */
-    private static List<Long> logStarts(Path dir) throws IOException {
-        List<Long> out = new ArrayList<>();
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "*" + SegmentFiles.LOG)) {
-            for (Path f : s) {
-                Long start = SegmentFiles.startOffsetOf(SegmentFiles.stemOf(f.getFileName().toString()));
-                if (start != null) {
-                    out.add(start);
-                }
-            }
-        } catch (IOException e) {
-            throw new IOException(dir + ": cannot list the directory: " + reason(e), e);
-        }
-        out.sort(Long::compareUnsigned);
-        return out;
     }
 
     private static List<PartitionManifest.Anchor> anchors(Path dir) throws IOException {

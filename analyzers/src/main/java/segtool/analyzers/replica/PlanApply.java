@@ -322,7 +322,7 @@ public final class PlanApply {
                     + e.donor() + ")");
         }
         return new RepairPlan("apply", partition, durable, List.copyOf(ops), List.copyOf(leaving), contents,
-                List.of(), null, List.of(), assembled);
+                List.of(), null, assembled);
     }
 
     private static RepairOp renumber(RepairOp op, int seq) {

@@ -315,7 +315,7 @@ public final class Salvager {
             for (Path d : s) {
                 String pid = d.getFileName().toString().substring(prefix.length());
                 boolean numeric = !pid.isEmpty() && pid.length() < 19 && pid.chars().allMatch(Character::isDigit);
-                if (numeric && !ProcessHandle.of(Long.parseLong(pid)).map(ProcessHandle::isAlive).orElse(false)
+                if (numeric && segtool.analyzers.archive.TempTree.ownerGone(Long.parseLong(pid))
                         && Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
                     deleteTree(d);
                 }

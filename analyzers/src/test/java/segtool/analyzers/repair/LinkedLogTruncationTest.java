@@ -43,12 +43,14 @@ class LinkedLogTruncationTest {
     }
 
     @Test
-    void aLogWithOneName_hasNoNote() throws Exception {
+    void aLogWithOneName_isTruncatedInPlaceAsBefore() throws Exception {
         Path dir = Shapes.partitionDir(tmp);
         Files.createDirectories(dir);
         Shapes.log(dir, 0, Shapes.concat(Vectors.abc(), new byte[100]));
         Shapes.index(dir, 0, Shapes.EA, Shapes.EB, Shapes.EC);
-        assertEquals(List.of(), FixpointTest.repairer().repair(PartitionPath.of(dir), false, false, false).plan()
-                .notes());
+        Repairer.Outcome dry = FixpointTest.repairer().repair(PartitionPath.of(dir), false, false, false);
+        assertEquals(Repairer.Status.PLANNED, dry.status(), () -> dry.status() + " " + dry.error());
+        assertEquals(List.of(new RepairOp.TruncateLog(1, "00000000000000000000.log", 1245, 1145)),
+                dry.plan().ops().stream().filter(o -> o instanceof RepairOp.TruncateLog).toList());
     }
 }

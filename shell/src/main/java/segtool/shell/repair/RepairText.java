@@ -206,9 +206,6 @@ final class RepairText {
     }
 
     static void plan(PrintWriter out, RepairPlan plan) {
-        for (String n : plan.notes()) {
-            out.println("    NOTE: " + n);
-        }
         for (PlannedOp op : plan.engineOps()) {
             out.println("    " + op(op));
         }
