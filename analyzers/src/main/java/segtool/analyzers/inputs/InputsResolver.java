@@ -141,6 +141,10 @@ public final class InputsResolver {
         Path dataDir = dataDirOf(p);
         NodeMetadata node = dataDir == null ? null : node(dataDir);
         List<String> notes = new ArrayList<>(node == null ? List.of() : node.notes);
+        String older = OlderGeneration.sniff(p.directory());
+        if (older != null) {
+            return refuse(p, notes, PartitionInputs.Refusal.UNDECIDED, older);
+        }
         Durability durability;
         Long revision = null;
         CreatedRevision.Value recorded = CreatedRevision.read(p.directory());
