@@ -457,7 +457,7 @@ function _picocli_segtool_batches() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--no-verify' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local flag_opts="'--no-verify' '--ndjson' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
   local arg_opts="'--from' '--limit' '--partition-id' '--max-message-size-upper' '-q' '--quiet'"
 
   type compopt &>/dev/null && compopt +o default
@@ -503,7 +503,7 @@ function _picocli_segtool_messages() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
+  local flag_opts="'--ndjson' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
   local arg_opts="'--offset' '--limit' '--format' '--max-bytes' '--partition-id' '--max-message-size-upper' '-q' '--quiet'"
   local texthexjson_option_args=("text" "hex" "json") # --format values
 

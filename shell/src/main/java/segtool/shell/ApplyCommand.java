@@ -29,7 +29,7 @@ import segtool.shell.options.VerdictOptions;
 
 /** {@code apply --plan PLAN --donor-dir DIR}: this node's share of a plan, through repair's quarantine and journal. */
 @Command(name = "apply", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = {"Carry out this node's share of a segtool.plan/1 plan: take the planned segment ranges "
+        description = {"Carry out this node's share of a segtool.plan/2 plan: take the planned segment ranges "
                 + "from the donor's files in --donor-dir. A dry run unless --apply.",
             "%nEvery precondition is checked again first: no process uses the data (as for `repair`), the local "
                 + "files are still the length and XXH3-64 they had when collected, and the donor's files in "
@@ -49,7 +49,8 @@ import segtool.shell.options.VerdictOptions;
             "  segtool apply --plan plan.json --node broker-2 --donor-dir /mnt/from-broker-1/local_data",
             "  segtool apply --plan plan.json --donor-dir /mnt/donor --apply"})
 public final class ApplyCommand implements Callable<Integer> {
-    @Option(names = "--plan", required = true, paramLabel = "PLAN", description = "The segtool.plan/1 file.")
+    @Option(names = "--plan", required = true, paramLabel = "PLAN", description = "The segtool.plan/2 file (a /1 plan "
+            + "reads the same).")
     Path plan;
 
     @Option(names = "--donor-dir", paramLabel = "DIR", description = "Where the donor's files are: its data "
@@ -108,11 +109,10 @@ public final class ApplyCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (output.json) {
             ObjectNode root = JsonNodeFactory.instance.objectNode();
-            root.put("schema", "segtool.apply/1");
+            root.put("schema", "segtool.apply/2");
             root.put("plan", plan.toString());
             root.put("node", name);
             root.put("applied", apply);
-            root.put("exit_code", exit);
             ArrayNode parts = root.putArray("partitions");
             for (PlanApply.Outcome o : outcomes) {
                 ObjectNode x = parts.addObject();
@@ -125,6 +125,7 @@ public final class ApplyCommand implements Callable<Integer> {
                 x.put("quarantine", o.quarantine() == null ? null : o.quarantine().toString());
                 x.put("exit_code", o.exitCode());
             }
+            root.put("exit_code", exit);
             out.println(ScanJson.mapper().writeValueAsString(root));
         } else {
             for (PlanApply.Outcome o : outcomes) {

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -36,8 +37,12 @@ import segtool.shell.render.Times;
                 + "stops it, and the output says where and why."},
         footer = {"%nExamples:",
             "  segtool batches PARTITION/00000000000000000000.log",
-            "  segtool batches PARTITION/4096 --from 1048576 --limit 10"})
+            "  segtool batches PARTITION/4096 --from 1048576 --limit 10",
+            "  segtool batches PARTITION/0 --ndjson | jq -c 'select(.type == \"batch\" and .verifies == false)'"})
 public final class BatchesCommand implements Callable<Integer>, ReadCommand {
+    /** The first line of {@code --ndjson}; its records are documented in docs/json.md. */
+    public static final String NDJSON_SCHEMA = "segtool.batches-ndjson/1";
+
     @Parameters(index = "0", paramLabel = "SEGMENT", arity = "0..1",
             description = "Segment: its .log or .index file, PARTITION/<start offset>, or (in the shell) a start "
                     + "offset of the open partition.")
@@ -53,6 +58,11 @@ public final class BatchesCommand implements Callable<Integer>, ReadCommand {
 
     @Option(names = "--no-verify", description = "Headers only: skip checksum verification (faster).")
     boolean noVerify;
+
+    @Option(names = "--ndjson", description = "Print newline-delimited JSON as the walk goes: a start line, one "
+            + "line per batch as it is read, a summary line with exit_code (docs/json.md). For logs too large to "
+            + "hold as one document.")
+    boolean ndjson;
 
     @Mixin
     ReadOptions read;
@@ -71,14 +81,23 @@ public final class BatchesCommand implements Callable<Integer>, ReadCommand {
         PrintWriter out = spec.commandLine().getOut();
         Style style = output.style();
         long max = limit == null ? Long.MAX_VALUE : limit;
+        if (ndjson && output.json) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--json and --ndjson are exclusive: "
+                    + "--json prints one document, --ndjson one line per batch");
+        }
         try (SegmentReader log = SegmentReader.open(ref.log(), ref.index(), ref.start(), pid, read.maxBatchBytes());
-             JsonOut json = output.json ? JsonOut.to(out) : null) {
+             JsonOut json = output.json ? JsonOut.to(out) : ndjson ? JsonOut.ndjson(out) : null) {
             long pos = from == null ? 0 : from;
             if (pos != 0 && U64.ge(pos, log.length())) {
                 return ExitCodes.notInData(spec.commandLine().getErr(), ref.log() + ": position " + U64.str(pos)
                         + " is at or past the end of the log (" + U64.str(log.length()) + " bytes)");
             }
-            if (json != null) {
+            if (ndjson) {
+                json.g().writeStartObject();
+                json.str("schema", NDJSON_SCHEMA).str("type", "start").str("log", ref.log().toString())
+                        .u64("start_offset", ref.start()).u64("log_bytes", log.length()).u64("from", pos);
+                json.endRecord();
+            } else if (json != null) {
                 json.g().writeStartObject();
                 json.str("schema", "segtool.batches/1").str("log", ref.log().toString())
                         .u64("start_offset", ref.start()).u64("log_bytes", log.length()).u64("from", pos);
@@ -148,7 +167,11 @@ public final class BatchesCommand implements Callable<Integer>, ReadCommand {
                 }
                 expected = h.nextOffset();
                 if (json != null) {
-                    json.g().writeStartObject();
+                    if (ndjson) {
+                        json.startRecord("batch");
+                    } else {
+                        json.g().writeStartObject();
+                    }
                     json.u64("position", pos).u64("length", h.batchLength()).u64("partition_id", h.partitionId())
                             .u64("base_offset", h.baseOffset()).u64("message_count", h.messageCount());
                     if (h.messageCount() > 0) {
@@ -169,7 +192,11 @@ public final class BatchesCommand implements Callable<Integer>, ReadCommand {
                         json.g().writeString(n);
                     }
                     json.g().writeEndArray();
-                    json.g().writeEndObject();
+                    if (ndjson) {
+                        json.endRecord();
+                    } else {
+                        json.g().writeEndObject();
+                    }
                 } else if (!output.quiet()) {
                     String tail = check + (notes.isEmpty() ? "" : "  [" + String.join("; ", notes) + "]");
                     table.row(out, U64.str(pos), U64.str(h.batchLength()), U64.str(h.baseOffset()),
@@ -185,7 +212,13 @@ public final class BatchesCommand implements Callable<Integer>, ReadCommand {
             int exit = ExitCode.reading(failed != 0 || stop != null && !limited);
             String range = firstOffset == -1 ? "no messages" : "offsets " + U64.str(firstOffset) + ".."
                     + U64.str(lastOffset);
-            if (json != null) {
+            if (ndjson) {
+                json.startRecord("summary");
+                json.u64("batches", count).u64("messages", messages).u64("failed", failed).u64("walked_to", pos)
+                        .u64("not_walked_bytes", notWalked).str("stop", stop).bool("limited", limited);
+                json.g().writeNumberField("exit_code", exit);
+                json.endRecord();
+            } else if (json != null) {
                 json.g().writeEndArray();
                 json.g().writeObjectFieldStart("summary");
                 json.u64("batches", count).u64("messages", messages).u64("failed", failed).u64("walked_to", pos)

@@ -93,12 +93,14 @@ public final class CollectCommand implements Callable<Integer>, PlainCommand {
         PrintWriter pw = spec.commandLine().getOut();
         if (output.json) {
             ObjectNode o = JsonNodeFactory.instance.objectNode();
+            o.put("schema", "segtool.collect/1");
             o.put("manifest", out.toString());
             o.put("node", name);
             o.put("partitions", partitions.size());
             o.put("log_bytes", logBytes[0]);
             o.put("manifest_bytes", written);
             o.put("seconds", Math.round(seconds * 1000) / 1000.0);
+            o.put("exit_code", ExitCodes.CLEAN);
             pw.println(ScanJson.mapper().writeValueAsString(o));
         } else if (!output.quiet()) {
             pw.printf("%s: %d partitions of node %s, %d log bytes, manifest %d bytes (%.4f%%), %.2f s%n", out,

@@ -44,7 +44,7 @@ import segtool.shell.render.Terminals;
                 + "F foreign batch (verifies, another partition), O stale or duplicate batch (verifies, out of the "
                 + "offset chain), ? residue, S survivor, # fenced (moved aside by recovery), . not examined. The regions come "
                 + "from the engine; explain opens no file itself.",
-            "%n--json prints schema segtool.explain/1: the segtool.scan/3 report, plus per partition \"facts\" "
+            "%n--json prints schema segtool.explain/2: the segtool.scan/4 report, plus per partition \"facts\" "
                 + "(topic/text pairs) and \"other_mode_report\" (the full report under the other durability), and "
                 + "per explained segment \"map\" (regions with from/to byte positions), \"survivors\" and \"facts\".",
             "%nExamples:",
@@ -52,7 +52,7 @@ import segtool.shell.render.Terminals;
             "  segtool explain PARTITION 4096 --durability=persisted   # one segment, persisted topic",
             "  segtool explain PARTITION --json | jq '.partitions[0].facts'"})
 public final class ExplainCommand implements Callable<Integer> {
-    public static final String SCHEMA = "segtool.explain/1";
+    public static final String SCHEMA = "segtool.explain/2";
 
     @Parameters(index = "0", paramLabel = "PATH", arity = "0..1",
             description = "Data directory, partition directory or segment file. Default: the open path.")
@@ -158,7 +158,7 @@ public final class ExplainCommand implements Callable<Integer> {
     }
 
     private ObjectNode json(Judged judged, List<Explainer.PartitionStory> stories, int exit) {
-        ObjectNode root = ScanJson.report(judged.displayPath(), Version.current(), verdict.durable(),
+        ObjectNode root = ScanJson.report(judged.displayPath(), Version.current(),
                 judged.reports(), judged.inputs(), noLatent ? null : judged.latent(), exit);
         root.put("schema", SCHEMA);
         ArrayNode parts = (ArrayNode) root.get("partitions");

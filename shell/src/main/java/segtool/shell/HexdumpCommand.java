@@ -246,6 +246,7 @@ public final class HexdumpCommand implements Callable<Integer>, PlainCommand {
                 }
             }
             j.g().writeEndArray();
+            j.g().writeNumberField("exit_code", ExitCodes.CLEAN);
             j.g().writeEndObject();
         }
         out.flush();

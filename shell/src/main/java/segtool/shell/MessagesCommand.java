@@ -52,9 +52,13 @@ import segtool.shell.render.Times;
         footer = {"%nExamples:",
             "  segtool messages PARTITION --offset 123456 --limit 5",
             "  segtool messages PARTITION/00000000000000004096.log --format hex",
-            "  segtool messages PARTITION --offset 42 --limit 1 --json | jq -r '.messages[0].payload_text'"})
+            "  segtool messages PARTITION --offset 42 --limit 1 --json | jq -r '.messages[0].payload_text'",
+            "  segtool messages PARTITION --limit 1000000 --ndjson > messages.ndjson"})
 public final class MessagesCommand implements Callable<Integer>, ReadCommand {
     public enum Format { text, hex, json }
+
+    /** The first line of {@code --ndjson}; its records are documented in docs/json.md. */
+    public static final String NDJSON_SCHEMA = "segtool.messages-ndjson/1";
 
     /**
      * Each section of a message is copied up to this many bytes: a whole LZ4 payload up to this size can be decoded,
@@ -88,6 +92,11 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
             description = "Show at most N bytes of each payload (default ${DEFAULT-VALUE}).")
     int maxBytes;
 
+    @Option(names = "--ndjson", description = "Print newline-delimited JSON as the walk goes: a start line, one "
+            + "line per message as it is read, a summary line with exit_code (docs/json.md). For runs too large to "
+            + "hold as one document (raise --limit).")
+    boolean ndjson;
+
     @Mixin
     ReadOptions read;
 
@@ -99,6 +108,10 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
 
     @Override
     public Integer call() throws Exception {
+        if (ndjson && output.json) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--json and --ndjson are "
+                    + "exclusive: --json prints one document, --ndjson one line per message");
+        }
         return new Walk().run();
     }
 
@@ -139,9 +152,19 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                 }
             }
             int exit;
-            try (JsonOut j = output.json ? JsonOut.to(out) : null) {
+            try (JsonOut j = output.json ? JsonOut.to(out) : ndjson ? JsonOut.ndjson(out) : null) {
                 json = j;
-                if (json != null) {
+                if (ndjson) {
+                    json.g().writeStartObject();
+                    json.str("schema", NDJSON_SCHEMA).str("type", "start")
+                            .str("path", partition.directory().toString());
+                    if (offset != null) {
+                        json.u64("from_offset", offset);
+                    } else {
+                        json.g().writeNullField("from_offset");
+                    }
+                    json.endRecord();
+                } else if (json != null) {
                     json.g().writeStartObject();
                     json.str("schema", "segtool.messages/1").str("path", partition.directory().toString());
                     if (offset != null) {
@@ -161,7 +184,12 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                             + " is past the end of " + (single ? "the segment" : "the partition") + ": nothing at "
                             + "or after it");
                 }
-                if (json != null) {
+                if (ndjson) {
+                    json.startRecord("summary");
+                    json.u64("shown", shown).str("stop", stop);
+                    json.g().writeNumberField("exit_code", exit);
+                    json.endRecord();
+                } else if (json != null) {
                     json.g().writeEndArray();
                     json.u64("shown", shown).str("stop", stop);
                     json.g().writeNumberField("exit_code", exit);
@@ -393,7 +421,11 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
         private void json(SegmentReader.Batch b, MessageView m, long o, Payload p, String check) throws IOException {
             BatchHeader h = b.header();
             FrameHeader f = m.frame();
-            json.g().writeStartObject();
+            if (ndjson) {
+                json.startRecord("message");
+            } else {
+                json.g().writeStartObject();
+            }
             json.u64("offset", o).str("id", m.id()).u64("batch_position", b.position())
                     .u64("frame_position", m.position()).u64("index_in_batch", m.index())
                     .u64("server_timestamp", h.baseTimestamp()).u64("producer_timestamp", m.timestamp())
@@ -415,7 +447,11 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
             String text = format == Format.hex ? null : Bytes.printable(p.shown());
             json.str("payload_text", text);
             json.str("payload_base64", Base64.getEncoder().encodeToString(p.shown()));
-            json.g().writeEndObject();
+            if (ndjson) {
+                json.endRecord();
+            } else {
+                json.g().writeEndObject();
+            }
         }
     }
 }

@@ -48,11 +48,13 @@ public final class PackCommand implements Callable<Integer>, PlainCommand {
         PrintWriter w = spec.commandLine().getOut();
         if (output.json) {
             ObjectNode o = JsonNodeFactory.instance.objectNode();
+            o.put("schema", "segtool.pack/1");
             o.put("archive", result.archive().toString());
             o.put("archive_bytes", result.archiveBytes());
             o.put("files", result.manifest().files().size());
             o.put("file_bytes", bytes);
             o.put("skipped", result.manifest().skipped().size());
+            o.put("exit_code", ExitCodes.CLEAN);
             w.println(ScanJson.mapper().writeValueAsString(o));
         } else if (!output.quiet()) {
             w.printf("%s: %d files, %d bytes packed into %d bytes%s%n", result.archive(),

@@ -22,7 +22,7 @@ import segtool.shell.options.OutputOptions;
 /** {@code plan MANIFEST...}: the comparison of {@code compare}, over manifests from many nodes, as a repair plan. */
 @Command(name = "plan", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = {"Compare the manifests `collect` wrote on each node (one node per manifest) exactly as "
-                + "`compare` compares directories, and write the repair plan (segtool.plan/1): per partition the "
+                + "`compare` compares directories, and write the repair plan (segtool.plan/2): per partition the "
                 + "donor node and which nodes take which segment ranges or need a local repair. Nothing is changed."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:all replicas agree: nothing to do",
@@ -38,7 +38,7 @@ public final class PlanCommand implements Callable<Integer> {
     @Parameters(paramLabel = "MANIFEST", arity = "1..*", description = "segtool.manifest/1 files, one per node.")
     List<Path> manifests;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "PLAN", description = "Write the plan (segtool.plan/1 JSON) "
+    @Option(names = {"-o", "--output"}, paramLabel = "PLAN", description = "Write the plan (segtool.plan/2 JSON) "
             + "here, replaced atomically.")
     Path out;
 

@@ -13,7 +13,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
-import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.report.ScanJson;
 import segtool.analyzers.salvage.SalvageJson;
 import segtool.analyzers.salvage.Salvager;
@@ -99,7 +98,7 @@ public final class SalvageCommand implements Callable<Integer>, ReadCommand {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         PrintWriter w = spec.commandLine().getOut();
-        int exit = r.complete() ? ExitCode.CLEAN : ExitCode.CHANGES;
+        int exit = SalvageJson.exitCode(r);
         if (output.json) {
             JsonGenerator g = ScanJson.mapper().getFactory().createGenerator(w);
             g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);

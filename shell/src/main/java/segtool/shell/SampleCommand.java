@@ -56,10 +56,13 @@ public final class SampleCommand implements Callable<Integer>, PlainCommand {
         PrintWriter w = spec.commandLine().getOut();
         if (list) {
             if (output.json) {
-                ArrayNode a = JsonNodeFactory.instance.arrayNode();
+                ObjectNode o = JsonNodeFactory.instance.objectNode();
+                o.put("schema", "segtool.shapes/1");
+                ArrayNode a = o.putArray("shapes");
                 SampleGenerator.shapes().forEach(s -> a.addObject().put("shape", s.name())
                         .put("description", s.description()));
-                w.println(ScanJson.mapper().writeValueAsString(a));
+                o.put("exit_code", ExitCodes.CLEAN);
+                w.println(ScanJson.mapper().writeValueAsString(o));
             } else {
                 SampleGenerator.shapes().forEach(s -> w.printf("%-34s %s%n", s.name(), s.description()));
             }
@@ -83,9 +86,11 @@ public final class SampleCommand implements Callable<Integer>, PlainCommand {
         SampleGenerator.generate(out, names);
         if (output.json) {
             ObjectNode o = JsonNodeFactory.instance.objectNode();
+            o.put("schema", "segtool.sample/1");
             o.put("out", out.toString());
             ArrayNode a = o.putArray("shapes");
             names.forEach(a::add);
+            o.put("exit_code", ExitCodes.CLEAN);
             w.println(ScanJson.mapper().writeValueAsString(o));
         } else if (!output.quiet()) {
             w.printf("%d sample(s) written to %s; try: segtool scan %s%n", names.size(), out, out);

@@ -79,7 +79,7 @@ public final class ScanCommand implements Callable<Integer> {
         int exit = judged.exitCode();
         if (output.json) {
             out.println(ScanJson.mapper().writeValueAsString(
-                    ScanJson.report(judged.displayPath(), Version.current(), verdict.durable(), judged.reports(),
+                    ScanJson.report(judged.displayPath(), Version.current(), judged.reports(),
                             judged.inputs(), noLatent ? null : judged.latent(), exit)));
             out.flush();
             return exit;

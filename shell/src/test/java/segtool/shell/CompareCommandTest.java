@@ -47,7 +47,7 @@ class CompareCommandTest {
         Cli.Result json = Cli.run("compare", "--json", root.resolve("a"), root.resolve("b"), root.resolve("c"));
         assertEquals(1, json.exit());
         JsonNode j = new ObjectMapper().readTree(json.out());
-        assertEquals("segtool.compare/1", j.get("schema").asText());
+        assertEquals("segtool.compare/2", j.get("schema").asText());
         JsonNode p = j.get("partitions").get(0);
         assertEquals(root.resolve("a").toString(), p.get("donor").asText());
         assertEquals(hit.position(), p.get("first_divergence").get("position").asLong());

@@ -47,7 +47,7 @@ class FleetCommandsTest {
                 root.resolve("plan.json"), "--json");
         assertEquals(1, plan.exit(), plan.toString());
         JsonNode p = new ObjectMapper().readTree(root.resolve("plan.json").toFile());
-        assertEquals("segtool.plan/1", p.get("schema").asText());
+        assertEquals("segtool.plan/2", p.get("schema").asText());
         JsonNode part = p.get("partitions").get(0);
         assertEquals("a", part.get("donor").asText());
         Cli.Result cmp = Cli.run("compare", "--json", root.resolve("a"), root.resolve("b"));

@@ -101,7 +101,7 @@ class FleetPlaybookTest {
         String out = Files.readString(log, StandardCharsets.UTF_8);
         assertEquals(0, rc, out);
         JsonNode plan = new ObjectMapper().readTree(root.resolve("out/plan.json").toFile());
-        assertEquals("segtool.plan/1", plan.get("schema").asText());
+        assertEquals("segtool.plan/2", plan.get("schema").asText());
         assertEquals(1, plan.get("exit_code").asInt());
         JsonNode p = plan.get("partitions").get(0);
         assertEquals("h2", p.get("donor").asText(), "h1 is damaged; h2 is the first healthy replica");

@@ -35,7 +35,7 @@ class LatentDamageScanTest {
         Cli.Result r = Cli.run("scan", SHAPE, "--durability=persisted", "--json");
         assertEquals(ExitCodes.LATENT, r.exit(), r::toString);
         JsonNode j = new ObjectMapper().readTree(r.out());
-        assertEquals("segtool.scan/3", j.get("schema").asText());
+        assertEquals("segtool.scan/4", j.get("schema").asText());
         JsonNode seg = j.get("partitions").get(0).get("segments").get(0);
         assertEquals("clean", seg.get("status").asText());
         JsonNode l = seg.get("latent_damage");
@@ -48,7 +48,7 @@ class LatentDamageScanTest {
         assertEquals("verify_failed", f.get("stop").asText());
         assertEquals(1, j.get("summary").get("latent_damage").asInt());
         assertTrue(j.get("summary").get("latent_checked").asBoolean());
-        assertEquals(5, j.get("summary").get("exit_code").asInt());
+        assertEquals(5, j.get("exit_code").asInt());
         JsonNode off = new ObjectMapper().readTree(Cli.run("scan", SHAPE, "--durability=persisted", "--json",
                 "--no-latent").out());
         assertTrue(off.get("partitions").get(0).get("segments").get(0).get("latent_damage").isNull());

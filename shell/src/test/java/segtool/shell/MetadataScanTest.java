@@ -2,6 +2,7 @@ package segtool.shell;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -46,15 +47,14 @@ class MetadataScanTest {
         assertTrue(flat.contains("durability=persisted (from metadata/snapshot.bin)"), r.out());
         assertTrue(flat.contains("durability=replicated (from metadata/snapshot.bin)"), r.out());
         JsonNode j = new ObjectMapper().readTree(Cli.run("scan", "--json", n.root).out());
-        assertEquals("segtool.scan/3", j.get("schema").asText());
+        assertEquals("segtool.scan/4", j.get("schema").asText());
         JsonNode p0 = j.get("partitions").get(0);
         JsonNode p1 = j.get("partitions").get(1);
         assertEquals("persisted", p0.get("durability").asText());
         assertEquals("snapshot", p0.get("durability_source").asText());
-        assertTrue(p0.get("enforce_fsync").asBoolean());
         assertEquals(72, p0.get("segments").get(0).get("after").get("index_entries").asLong() * 24);
         assertEquals("replicated", p1.get("durability").asText());
-        assertFalse(p1.get("enforce_fsync").asBoolean());
+        assertNull(p1.get("enforce_fsync"), "removed in segtool.scan/4");
         assertEquals(1, p1.get("segments").get(0).get("after").get("index_entries").asLong());
     }
 

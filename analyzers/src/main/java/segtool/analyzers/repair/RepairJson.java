@@ -12,12 +12,13 @@ import segtool.analyzers.recovery.SegmentReport;
 import segtool.analyzers.report.ScanJson;
 
 /**
- * The {@code segtool.repair/1} report of {@code repair} and {@code rebuild-index} (plan in a dry run, plan and
- * result with {@code --apply}) and the {@code segtool.restore/1} report of {@code restore}. Keys in fixed order;
- * operations are rendered as in {@code segtool.scan/1}.
+ * The {@code segtool.repair/2} report of {@code repair} and {@code rebuild-index} (plan in a dry run, plan and
+ * result with {@code --apply}) and the {@code segtool.restore/1} report of {@code restore}. Keys in fixed order, the
+ * process exit code last ({@code summary.exit_code} repeats it in repair/2, deprecated); operations are rendered as
+ * in the scan report.
  */
 public final class RepairJson {
-    public static final String SCHEMA = "segtool.repair/1";
+    public static final String SCHEMA = "segtool.repair/2";
     public static final String RESTORE_SCHEMA = "segtool.restore/1";
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
@@ -43,6 +44,7 @@ public final class RepairJson {
             summary.put(s.json(), outcomes.stream().filter(o -> o.status() == s).count());
         }
         summary.put("exit_code", exitCode);
+        root.put("exit_code", exitCode);
         return root;
     }
 

@@ -34,7 +34,7 @@ import segtool.formats.naming.PartitionPath;
 import segtool.formats.naming.SegmentFiles;
 
 /**
- * Carries out one node's share of a {@code segtool.plan/1}: per partition it takes from the donor, re-checks every
+ * Carries out one node's share of a {@code segtool.plan/2}: per partition it takes from the donor, re-checks every
  * precondition (no server uses the data, the partition's repair lock, every local segment's log still the length
  * and XXH3-64 collected, the donor's files in the donor directory the length and XXH3-64 the donor's manifest recorded), and
  * only then copies, through the repair machinery: the old files quarantined whole, the new ones written into the

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What {@code apply} reads from a {@code segtool.plan/1} file: per partition, the donor and, for every node, its
+ * What {@code apply} reads from a {@code segtool.plan/2} (or {@code /1}) file: per partition, the donor and, for every node, its
  * partition directory, action and transfers with the lengths and digests recorded when the manifests were
  * collected.
  */
@@ -29,7 +29,8 @@ public record PlanFile(Path file, List<Entry> entries) {
             throw new ManifestJson.BadManifest(file + ": line " + e.getLocation().getLineNr() + ": not JSON: "
                     + e.getOriginalMessage());
         }
-        if (root == null || !ReplicaJson.PLAN_SCHEMA.equals(root.path("schema").asText(null))) {
+        String schema = root == null ? null : root.path("schema").asText(null);
+        if (!ReplicaJson.PLAN_SCHEMA.equals(schema) && !ReplicaJson.PLAN_SCHEMA_1.equals(schema)) {
             throw new ManifestJson.BadManifest(file + ": not a " + ReplicaJson.PLAN_SCHEMA + " plan (schema "
                     + (root == null ? "missing" : root.path("schema").asText("missing")) + ")");
         }

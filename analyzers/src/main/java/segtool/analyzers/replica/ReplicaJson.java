@@ -7,13 +7,15 @@ import java.math.BigInteger;
 import java.util.List;
 
 /**
- * The {@code segtool.compare/1} report and the {@code segtool.plan/1} plan (docs/compare-json.md): one tree for
- * both, the plan adding the manifests it was made from. Keys in a fixed order, snake_case; every u64 an unsigned
- * JSON integer; digests {@code 0x}-hex strings.
+ * The {@code segtool.compare/2} report and the {@code segtool.plan/2} plan (docs/compare-json.md): one tree for
+ * both, the plan adding the manifests it was made from. Keys in a fixed order, snake_case, the exit code last (in
+ * {@code /1} it came after {@code replicas}); every u64 an unsigned JSON integer; digests {@code 0x}-hex strings.
  */
 public final class ReplicaJson {
-    public static final String COMPARE_SCHEMA = "segtool.compare/1";
-    public static final String PLAN_SCHEMA = "segtool.plan/1";
+    public static final String COMPARE_SCHEMA = "segtool.compare/2";
+    public static final String PLAN_SCHEMA = "segtool.plan/2";
+    /** The plan schema before the exit code moved to the end; {@code apply} still reads it (nothing else differs). */
+    public static final String PLAN_SCHEMA_1 = "segtool.plan/1";
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     private ReplicaJson() {
@@ -31,12 +33,12 @@ public final class ReplicaJson {
             ArrayNode s = root.putArray("manifests");
             sources.forEach(s::add);
         }
-        root.put("exit_code", result.exitCode());
         strings(root.putArray("warnings"), result.warnings());
         ArrayNode parts = root.putArray("partitions");
         for (ReplicaComparison.PartitionResult p : result.partitions()) {
             parts.add(partition(p));
         }
+        root.put("exit_code", result.exitCode());
         return root;
     }
 

@@ -22,11 +22,12 @@ import segtool.analyzers.recovery.Walk;
 import segtool.formats.index.IndexEntry;
 
 /**
- * The {@code segtool.scan/3} JSON report (documented in {@code docs/scan-json.md}). Keys come out in a fixed order;
- * every u64 is a JSON integer, written as an unsigned value (never negative).
+ * The {@code segtool.scan/4} JSON report (documented in {@code docs/scan-json.md}). Keys come out in a fixed order;
+ * every u64 is a JSON integer, written as an unsigned value (never negative). The exit code is the last top-level
+ * key, as in every segtool document ({@code docs/json.md}); {@code summary.exit_code} repeats it, deprecated.
  */
 public final class ScanJson {
-    public static final String SCHEMA = "segtool.scan/3";
+    public static final String SCHEMA = "segtool.scan/4";
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -38,18 +39,17 @@ public final class ScanJson {
     }
 
     /** The whole report for one PATH. */
-    public static ObjectNode report(String path, String version, boolean durable, List<PartitionReport> reports,
-                                    int exitCode) {
-        return report(path, version, durable, reports, null, exitCode);
+    public static ObjectNode report(String path, String version, List<PartitionReport> reports, int exitCode) {
+        return report(path, version, reports, null, exitCode);
     }
 
     /**
      * The whole report, each partition with the inputs it was judged with ({@code inputs} parallel to
      * {@code reports}; null: the inputs were the command line's for all).
      */
-    public static ObjectNode report(String path, String version, boolean durable, List<PartitionReport> reports,
+    public static ObjectNode report(String path, String version, List<PartitionReport> reports,
                                     List<PartitionInputs> inputs, int exitCode) {
-        return report(path, version, durable, reports, inputs, null, exitCode);
+        return report(path, version, reports, inputs, null, exitCode);
     }
 
     /**
@@ -57,13 +57,12 @@ public final class ScanJson {
      * null when the check did not run; an entry is null for a partition it did not run on): each segment's
      * {@code latent_damage} and the summary's {@code latent_checked} and {@code latent_damage}.
      */
-    public static ObjectNode report(String path, String version, boolean durable, List<PartitionReport> reports,
+    public static ObjectNode report(String path, String version, List<PartitionReport> reports,
                                     List<PartitionInputs> inputs, List<LatentDamage.Report> latent, int exitCode) {
         ObjectNode root = F.objectNode();
         root.put("schema", SCHEMA);
         root.put("segtool_version", version);
         root.put("path", path);
-        root.put("enforce_fsync", durable);
         ArrayNode parts = root.putArray("partitions");
         int accepted = 0;
         int latentPartitions = 0;
@@ -104,6 +103,7 @@ public final class ScanJson {
         summary.put("latent_checked", latent != null);
         summary.put("latent_damage", latentPartitions);
         summary.put("exit_code", exitCode);
+        root.put("exit_code", exitCode);
         return root;
     }
 
@@ -135,8 +135,7 @@ public final class ScanJson {
     }
 
     /**
-     * The inputs of one partition, inserted after its {@code enforce_fsync} (kept, deprecated, for this schema
-     * version): {@code durability}, {@code durability_source}, {@code durability_from}, {@code durability_override},
+     * The inputs of one partition, inserted after its {@code partition_id}: {@code durability}, {@code durability_source}, {@code durability_from}, {@code durability_override},
      * {@code checkpoint}, {@code checkpoint_source}, {@code wal_open}, {@code input_notes}, {@code inputs_refusal}.
      */
     static void inputs(ObjectNode o, PartitionInputs in) {
@@ -144,7 +143,7 @@ public final class ScanJson {
         o.removeAll();
         copy.fields().forEachRemaining(e -> {
             o.set(e.getKey(), e.getValue());
-            if (!e.getKey().equals("enforce_fsync")) {
+            if (!e.getKey().equals("partition_id")) {
                 return;
             }
             if (in.judgeable()) {
@@ -188,7 +187,6 @@ public final class ScanJson {
         id(o, "stream_id", r.partition().streamId());
         id(o, "topic_id", r.partition().topicId());
         id(o, "partition_id", r.partition().partitionId());
-        o.put("enforce_fsync", r.durable());
         o.put("outcome", r.outcome().json());
         if (r.ioError() != null) {
             o.put("io_error", r.ioError());

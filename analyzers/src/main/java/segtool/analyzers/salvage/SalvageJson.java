@@ -6,9 +6,17 @@ import java.nio.file.Path;
 import java.util.List;
 import segtool.analyzers.salvage.OffsetRanges.Range;
 
-/** The {@code segtool.salvage/1} summary ({@code salvage.json}, and {@code salvage --json}); see docs/salvage.md. */
+/**
+ * The {@code segtool.salvage/1} summary ({@code salvage.json}, and {@code salvage --json}); see docs/salvage.md. Its
+ * last key is {@code exit_code}, the exit code of the salvage that wrote it ({@link #exitCode}).
+ */
 public final class SalvageJson {
     private SalvageJson() {
+    }
+
+    /** salvage's exit code: 0 when the archive holds every offset the partition promised, else 1. */
+    public static int exitCode(Salvager.Result r) {
+        return r.complete() ? segtool.analyzers.exit.ExitCode.CLEAN : segtool.analyzers.exit.ExitCode.CHANGES;
     }
 
     /** Writes the summary object; {@code archive} is where it lives (null for a report of a survey). */
@@ -88,6 +96,7 @@ public final class SalvageJson {
             g.writeString(p);
         }
         g.writeEndArray();
+        g.writeNumberField("exit_code", exitCode(r));
         g.writeEndObject();
     }
 

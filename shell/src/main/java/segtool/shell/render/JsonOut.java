@@ -1,6 +1,7 @@
 package segtool.shell.render;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 import java.io.FilterWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -10,6 +11,10 @@ import segtool.analyzers.report.ScanJson;
 /**
  * Streaming JSON for listings that can be millions of rows long (index entries, batches, messages): written as it
  * is produced, never held in memory. Keys come out in the order written; u64 values are unsigned.
+ *
+ * <p>Two shapes: {@link #to} one pretty-printed document, {@link #ndjson} one compact object per line, each line
+ * handed to the command's writer as soon as it is complete ({@link #endRecord}), so a reader sees every record while
+ * the walk goes on and nothing is kept once written.
  */
 public final class JsonOut implements AutoCloseable {
     private final JsonGenerator g;
@@ -19,6 +24,19 @@ public final class JsonOut implements AutoCloseable {
     }
 
     public static JsonOut to(PrintWriter out) throws IOException {
+        JsonGenerator g = generator(out);
+        g.useDefaultPrettyPrinter();
+        return new JsonOut(g);
+    }
+
+    /** Newline-delimited JSON: each top-level object on its own line, no indentation inside. */
+    public static JsonOut ndjson(PrintWriter out) throws IOException {
+        JsonGenerator g = generator(out);
+        g.setRootValueSeparator(new SerializedString("\n"));
+        return new JsonOut(g);
+    }
+
+    private static JsonGenerator generator(PrintWriter out) throws IOException {
         JsonGenerator g = ScanJson.mapper().getFactory().createGenerator(new FilterWriter(out) {
             @Override
             public void close() {
@@ -26,8 +44,20 @@ public final class JsonOut implements AutoCloseable {
             }
         });
         g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
-        g.useDefaultPrettyPrinter();
-        return new JsonOut(g);
+        return g;
+    }
+
+    /** Starts one NDJSON record: an object whose first key is {@code type}. */
+    public JsonOut startRecord(String type) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("type", type);
+        return this;
+    }
+
+    /** Ends a record and passes it on to the writer now, rather than when a buffer fills. */
+    public void endRecord() throws IOException {
+        g.writeEndObject();
+        g.flush();
     }
 
     public JsonGenerator g() {

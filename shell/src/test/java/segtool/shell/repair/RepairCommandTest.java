@@ -113,7 +113,7 @@ class RepairCommandTest {
         Run j = run("repair", d.toString(), "--json");
         assertEquals(1, j.exit());
         JsonNode p = j.json().get("partitions").get(0);
-        assertEquals("segtool.repair/1", j.json().get("schema").asText());
+        assertEquals("segtool.repair/2", j.json().get("schema").asText());
         assertEquals("planned", p.get("status").asText());
         assertEquals("delete", p.get("plan").get(0).get("op").asText());
         assertTrue(p.get("quarantine").get("directory").isNull());
