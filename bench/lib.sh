@@ -28,6 +28,53 @@ timed() {
     printf -v "${var}_rss" '%s' "$((rss / 1024))"
 }
 
+# timed_rr RUNS VAR -- CMD... [-- VAR -- CMD...]...: as timed for each VAR, the commands taking turns (round-robin,
+# RUNS rounds) so that a change of load on the shared machine hits them alike and their ratios stay meaningful.
+timed_rr() {
+    local runs="$1" r i n=0 tf
+    shift
+    local vars=() cmds=()
+    while (($#)); do   # VAR -- CMD... up to the next "-- VAR --" or the end
+        local v="$1" c=()
+        shift 2
+        while (($#)) && ! [[ "$1" == -- && $# -ge 3 && "$3" == -- ]]; do c+=("$1"); shift; done
+        (($#)) && shift
+        vars+=("$v")
+        cmds+=("$(printf '%q ' "${c[@]}")")
+    done
+    tf="$(mktemp)"
+    declare -A walls cpus rss
+    for ((r = 0; r < runs; r++)); do
+        for ((i = 0; i < ${#vars[@]}; i++)); do
+            local e u s m
+            if ! eval "/usr/bin/time -f '%e %U %S %M' -o \"\$tf\" ${cmds[$i]}" >/dev/null 2>"$tf.err"; then
+                case "${cmds[$i]}" in
+                    *segtool\ * | *segtool) ;;   # a verdict exit code (1 damage) is not a failure of the bench
+                    *) echo "bench: failed: ${cmds[$i]} ($(head -c 300 "$tf.err"))" >&2; rm -f "$tf" "$tf.err"; exit 1 ;;
+                esac
+            fi
+            read -r e u s m < <(tail -1 "$tf")
+            walls[$i]+="$e "
+            cpus[$i]+="$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.2f", u+s}') "
+            ((m > ${rss[$i]:-0})) && rss[$i]=$m
+        done
+    done
+    rm -f "$tf" "$tf.err"
+    for ((i = 0; i < ${#vars[@]}; i++)); do
+        local v="${vars[$i]}"
+        printf -v "${v}_min" '%s' "$(tr ' ' '\n' <<<"${walls[$i]}" | grep . | sort -g | head -1)"
+        printf -v "${v}_med" '%s' "$(tr ' ' '\n' <<<"${walls[$i]}" | grep . | sort -g | sed -n "$(((runs + 1) / 2))p")"
+        printf -v "${v}_cpu" '%s' "$(tr ' ' '\n' <<<"${cpus[$i]}" | grep . | sort -g | head -1)"
+        printf -v "${v}_rss" '%s' "$((${rss[$i]:-0} / 1024))"
+    done
+}
+
+# busy: a warning line when the 1-minute load average exceeds the core count (the figures then mean little)
+busy() {
+    awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v n="$(nproc)" 'BEGIN{if (l > n) printf \
+        "  WARNING: load average %.2f > %d cores: other work competes; re-run when the machine is idle\n", l, n}'
+}
+
 # row LABEL VAR [BYTES]: one line of a timing table
 row() {
     local label="$1" v="$2" bytes="${3:-}" mn md cpu rss rate=""

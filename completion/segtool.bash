@@ -257,7 +257,7 @@ function _picocli_segtool_scan() {
 
   local commands=""
   local flag_opts="'--enforce-fsync' '--override-durability' '--progress' '--json' '--no-color' '--debug' '--no-latent' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--stream' '--topic' '--partition' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
+  local arg_opts="'--stream' '--topic' '--partition' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '--threads' '-q' '--quiet'"
   local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
@@ -286,6 +286,9 @@ function _picocli_segtool_scan() {
     '--wal-checkpoint')
       return
       ;;
+    '--threads')
+      return
+      ;;
     '-q'|'--quiet')
       return
       ;;
@@ -308,7 +311,7 @@ function _picocli_segtool_explain() {
 
   local commands=""
   local flag_opts="'--enforce-fsync' '--override-durability' '--progress' '--json' '--no-color' '--debug' '--no-latent' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '--stream' '--topic' '--partition' '-q' '--quiet'"
+  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '--threads' '--stream' '--topic' '--partition' '-q' '--quiet'"
   local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
@@ -326,6 +329,9 @@ function _picocli_segtool_explain() {
       return
       ;;
     '--wal-checkpoint')
+      return
+      ;;
+    '--threads')
       return
       ;;
     '--stream')
@@ -1027,13 +1033,13 @@ function _picocli_segtool_compare() {
 
   local commands=""
   local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--max-concurrency' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
+  local arg_opts="'--threads' '--max-concurrency' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
   local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
-    '--max-concurrency')
+    '--threads'|'--max-concurrency')
       return
       ;;
     '--durability')
@@ -1072,7 +1078,7 @@ function _picocli_segtool_collect() {
 
   local commands=""
   local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'-o' '--output' '--node' '--max-concurrency' '--max-read-rate' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
+  local arg_opts="'-o' '--output' '--node' '--threads' '--max-concurrency' '--max-read-rate' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
   local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 
   type compopt &>/dev/null && compopt +o default
@@ -1087,7 +1093,7 @@ function _picocli_segtool_collect() {
     '--node')
       return
       ;;
-    '--max-concurrency')
+    '--threads'|'--max-concurrency')
       return
       ;;
     '--max-read-rate')

@@ -50,8 +50,10 @@ public final class CollectCommand implements Callable<Integer>, PlainCommand {
             + "(default: the host name).")
     String node;
 
-    @Option(names = "--max-concurrency", paramLabel = "N",
-            description = "Partitions read at once (default: the number of cores). 1 for a loaded node.")
+    @Option(names = {"--threads", "--max-concurrency"}, paramLabel = "N",
+            description = "Partitions read at once (default: every available processor; -Dsegtool.threads=N in "
+                    + "SEGTOOL_JAVA_OPTS sets the default); a single partition is verified on N cores. 1 for a "
+                    + "loaded node. --max-concurrency is the older name.")
     Integer maxConcurrency;
 
     @Option(names = "--max-read-rate", paramLabel = "BYTES/S", converter = RateConverter.class,

@@ -50,8 +50,9 @@ public final class CompareCommand implements Callable<Integer> {
             description = "One per replica: data directory, partition directory or crash dump.")
     List<String> paths;
 
-    @Option(names = "--max-concurrency", paramLabel = "N", description = "Partitions judged at once (default: the "
-            + "number of cores).")
+    @Option(names = {"--threads", "--max-concurrency"}, paramLabel = "N", description = "Partitions judged at "
+            + "once (default: every available processor; -Dsegtool.threads=N in SEGTOOL_JAVA_OPTS sets the "
+            + "default); a single partition is verified on N cores. --max-concurrency is the older name.")
     Integer maxConcurrency;
 
     @Mixin
@@ -109,10 +110,10 @@ public final class CompareCommand implements Callable<Integer> {
 
     static int concurrency(CommandSpec spec, Integer asked) {
         if (asked == null) {
-            return Runtime.getRuntime().availableProcessors();
+            return segtool.analyzers.recovery.RecoveryOptions.defaultThreads();
         }
         if (asked < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--max-concurrency must be at least 1");
+            throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1");
         }
         return asked;
     }

@@ -23,6 +23,7 @@ import segtool.analyzers.layout.Targets;
 import segtool.formats.io.U64;
 import segtool.formats.naming.SegmentFiles;
 import segtool.shell.options.OutputOptions;
+import segtool.shell.options.ThreadsOption;
 import segtool.shell.options.VerdictOptions;
 import segtool.shell.render.ExplainText;
 import segtool.shell.render.LatentText;
@@ -66,6 +67,9 @@ public final class ExplainCommand implements Callable<Integer> {
     VerdictOptions verdict;
 
     @Mixin
+    ThreadsOption threads;
+
+    @Mixin
     segtool.shell.options.Selection selection;
 
     @picocli.CommandLine.Option(names = Progress.OPTION, description = Progress.DESCRIPTION)
@@ -87,7 +91,7 @@ public final class ExplainCommand implements Callable<Integer> {
         Path target = path;
         String only = segment;
         Judged judged = Judged.of(spec, target == null ? List.of() : List.of(target.toString()), selection, verdict,
-                output, true, !noLatent);
+                output, true, !noLatent, threads.count());
         Long filter = judged.targets().segment();
         if (only != null) {
             filter = SegmentFiles.startOffsetOf(SegmentFiles.stemOf(only.endsWith(".log") || only.endsWith(".index")
@@ -98,7 +102,7 @@ public final class ExplainCommand implements Callable<Integer> {
             }
         }
         Explainer explainer = new Explainer();
-        RecoveryEngine engine = new RecoveryEngine(verdict.engineOptions());
+        RecoveryEngine engine = new RecoveryEngine(threads.apply(verdict.engineOptions()));
         boolean dataDir = judged.targets().kind() == Targets.Kind.DATA_DIRECTORY;
         List<Explainer.PartitionStory> stories = new ArrayList<>();
         final Long wanted = filter;

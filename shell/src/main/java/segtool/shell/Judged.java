@@ -50,6 +50,12 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
      */
     public static Judged of(CommandSpec spec, List<String> paths, Selection selection, VerdictOptions verdict,
                             OutputOptions output, boolean both, boolean latent) throws Exception {
+        return of(spec, paths, selection, verdict, output, both, latent, RecoveryOptions.defaultThreads());
+    }
+
+    /** As the previous, judging on {@code threads} cores ({@link DataDirJudge}); never changes a verdict. */
+    public static Judged of(CommandSpec spec, List<String> paths, Selection selection, VerdictOptions verdict,
+                            OutputOptions output, boolean both, boolean latent, int threads) throws Exception {
         List<String> given = paths.isEmpty() ? java.util.Collections.singletonList(null) : paths;
         List<Targets> all = new ArrayList<>();
         for (String path : given) {
@@ -96,8 +102,8 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
                 checkpoints.add(in.wal().checkpoint());
             }
         }
-        RecoveryOptions options = verdict.engineOptions().withCheckpoint(null);
-        DataDirJudge judge = new DataDirJudge(options, options.threads());
+        RecoveryOptions options = verdict.engineOptions().withCheckpoint(null).withThreads(threads);
+        DataDirJudge judge = new DataDirJudge(options, threads);
         picocli.CommandLine.Model.OptionSpec forced = spec.findOption(Progress.OPTION);
         try (Progress progress = Progress.start(output, "judging", forced != null
                 && Boolean.TRUE.equals(forced.getValue()), segtool.shell.render.Terminals.width(

@@ -26,6 +26,7 @@ import segtool.analyzers.recovery.SegmentReport;
 import segtool.analyzers.report.ScanJson;
 import segtool.shell.options.OutputOptions;
 import segtool.shell.options.Selection;
+import segtool.shell.options.ThreadsOption;
 import segtool.shell.options.VerdictOptions;
 import segtool.shell.render.LatentText;
 import segtool.shell.render.Terminals;
@@ -57,6 +58,9 @@ public final class ScanCommand implements Callable<Integer> {
     @Mixin
     VerdictOptions verdict;
 
+    @Mixin
+    ThreadsOption threads;
+
     @picocli.CommandLine.Option(names = Progress.OPTION, description = Progress.DESCRIPTION)
     boolean progress;
 
@@ -74,7 +78,7 @@ public final class ScanCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Judged judged = Judged.of(spec, paths == null ? List.of() : paths, selection, verdict, output, false,
-                !noLatent);
+                !noLatent, threads.count());
         PrintWriter out = spec.commandLine().getOut();
         int exit = judged.exitCode();
         if (output.json) {

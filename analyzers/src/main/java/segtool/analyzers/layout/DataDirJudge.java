@@ -16,7 +16,8 @@ import segtool.formats.naming.PartitionPath;
 
 /**
  * Judges many partitions, in parallel across the machine's cores: one partition per worker, each verifying on its
- * own thread, so memory stays at threads x window. A single partition instead gets every core for verification.
+ * own thread, so memory stays at threads x window. A single partition instead gets every core for verification,
+ * and fewer partitions than threads share the spare ones.
  */
 public final class DataDirJudge {
     /** Progress: partitions done of total, and log bytes judged so far of the total. */
@@ -65,11 +66,14 @@ public final class DataDirJudge {
         progress.update(0, partitions.size(), 0, total);
         // Walked bytes move the bar while a partition is judged; a partition counts at most its log size however
         // many walks it takes (both modes, W then R), and exactly that when it is done.
+        // Fewer partitions than threads share the spare cores for verification; otherwise one core each.
+        int workers = Math.min(threads, Math.max(1, partitions.size()));
+        int verifyThreads = partitions.size() <= 1 ? options.threads() : Math.max(1, threads / workers);
         java.util.function.IntFunction<PartitionReport> one = i -> {
             PartitionPath p = partitions.get(i);
             AtomicLong mine = new AtomicLong();
             RecoveryOptions mode = options.withCheckpoint(checkpoints.get(i));
-            RecoveryEngine engine = new RecoveryEngine((partitions.size() <= 1 ? mode : mode.withThreads(1))
+            RecoveryEngine engine = new RecoveryEngine(mode.withThreads(verifyThreads)
                     .withProgress(n -> {
                         long before = mine.get();
                         long after = Math.min(sizes[i], before + n);
@@ -95,7 +99,7 @@ public final class DataDirJudge {
             }
             return out;
         }
-        ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, partitions.size()), r -> {
+        ExecutorService pool = Executors.newFixedThreadPool(workers, r -> {
             Thread t = new Thread(r, "segtool-partition");
             t.setDaemon(true);
             return t;

@@ -69,8 +69,10 @@ public final class Collector {
         });
         try {
             List<Future<PartitionManifest>> futures = new ArrayList<>();
+            // fewer partitions than threads share the spare cores for verification
+            int verifyThreads = Math.max(1, concurrency / Math.min(concurrency, partitions.size()));
             for (PartitionInputs p : partitions) {
-                futures.add(pool.submit(() -> collect(node, p, 1)));
+                futures.add(pool.submit(() -> collect(node, p, verifyThreads)));
             }
             for (Future<PartitionManifest> f : futures) {
                 try {
