@@ -83,7 +83,12 @@ public final class PlanApply {
      * still be the incarnation the plan names.
      */
     public Outcome run(PlanFile.Entry e, Path donorDir, InputsResolver inputs, boolean apply, boolean force) {
-        Path dir = e.path() == null ? null : Path.of(e.path());
+        return run(e, e.path() == null ? null : Path.of(e.path()), donorDir, inputs, apply, force);
+    }
+
+    /** As above, with the entry's partition directory {@code dir} as this process reaches it (null: none). */
+    public Outcome run(PlanFile.Entry e, Path dir, Path donorDir, InputsResolver inputs, boolean apply,
+                       boolean force) {
         List<String> details = new ArrayList<>();
         if (!"take".equals(e.action()) || e.transfers().isEmpty()) {
             details.add("action " + e.action() + ": nothing to copy" + ("repair".equals(e.action())
@@ -184,6 +189,16 @@ public final class PlanApply {
                 out.add(log + ": " + why + " since it was collected; the plan no longer applies (collect and "
                         + "plan again)");
             }
+        }
+        for (Path q : Quarantine.of(dir)) {
+            // a journaled plan stopped after its commit point: starting another over it would interleave the two
+            if (!Files.isSymbolicLink(q) && Quarantine.hasManifest(q) && Quarantine.open(q).unfinished()) {
+                out.add(q + ": an interrupted run left this journaled plan unfinished (run `segtool repair --apply` "
+                        + "first: it finishes that plan)");
+            }
+        }
+        if (!out.isEmpty()) {
+            return out;   // what else differs follows from the unfinished plan
         }
         for (ReplicaComparison.Transfer t : e.transfers()) {
             Path log = SegmentFiles.log(dir, t.segment());
