@@ -1,19 +1,45 @@
 package segtool.analyzers.repair;
 
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.function.Function;
+import segtool.analyzers.inputs.InputsResolver;
 import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.recovery.RecoveryOptions;
+import segtool.analyzers.replica.PlanApply;
+import segtool.analyzers.replica.PlanFile;
 import segtool.formats.naming.PartitionPath;
 
 /**
  * The child JVM of {@link KillStressTest}: one mutating command with {@code --apply}, as the shell runs it, printing
  * {@code AT <step>} when it reaches mutation step {@code k} (and carrying on, so the parent's SIGKILL lands a little
- * later) and {@code DONE <exit code>} at the end. Args: {@code repair|rebuild-index|restore|accept-loss}, the
- * partition (the quarantine for restore), enforce_fsync, k ({@code -1}: announce nothing, the parent kills on a
- * timer), and for accept-loss the salvage archive's path.
+ * later) and {@code DONE <exit code>} at the end. Args: {@code repair|rebuild-index|restore|accept-loss|apply-plan},
+ * the partition (the quarantine for restore; replica {@value #REPLICA}'s for apply-plan, whose donor is
+ * {@value #DONOR} beside it), enforce_fsync, k ({@code -1}: announce nothing, the parent kills on a timer), and for
+ * accept-loss the salvage archive's path, for apply-plan the plan's.
  */
 public final class KillStressChild {
+    /** The node names of apply-plan's replicas, and their data directories' names beside each other. */
+    static final String REPLICA = "b";
+    static final String DONOR = "a";
+
     private KillStressChild() {
+    }
+
+    static InputsResolver inputs(boolean durable) {
+        return new InputsResolver(new InputsResolver.CommandLine(durable, false, null));
+    }
+
+    /** {@code apply --plan PLAN --node b --donor-dir <a> --apply} on replica b's partition {@code partition}. */
+    static PlanApply.Outcome applyPlan(Applier applier, Path partition, boolean durable, Path plan,
+                         Function<Path, ServerGuard.Report> guard) throws IOException {
+        Path data = partition;
+        for (int i = 0; i < 6; i++) {
+            data = data.getParent();   // <data>/streams/1/topics/1/partitions/1
+        }
+        PlanFile.Entry e = PlanFile.read(plan).of(REPLICA).get(0);
+        return new PlanApply(guard, applier, RecoveryOptions.defaults().withThreads(1))
+                .run(e, partition, data.resolveSibling(DONOR), inputs(durable), true, false);
     }
 
     public static void main(String[] args) {
@@ -47,6 +73,18 @@ public final class KillStressChild {
                         Path.of(args[4]), "kill-stress");
                 exit = o.exitCode();
                 detail = o.status() + " " + o.error();
+            }
+            case "apply-plan" -> {
+                try {
+                    PlanApply.Outcome o = applyPlan(new Applier(hook, "kill-stress"), path, durable,
+                            Path.of(args[4]), new ServerGuard()::check);
+                    exit = o.exitCode();
+                    System.out.println(o.status() + ": " + String.join("; ", o.details()));
+                } catch (IOException e) {
+                    exit = 3;
+                    System.out.println(e.getMessage());
+                }
+                detail = "";
             }
             case "restore" -> {
                 Repairer.RestoreOutcome o = repairer.restore(path, true, false);

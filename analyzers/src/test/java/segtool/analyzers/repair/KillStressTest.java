@@ -25,15 +25,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import segtool.analyzers.replica.PlanApply;
 import segtool.formats.hash.Xxh3;
 import segtool.formats.io.Unmapper;
 import segtool.formats.naming.PartitionPath;
 import segtool.formats.writer.PartitionWriter;
 
 /**
- * Randomised {@code kill -9} of {@code repair --apply}, {@code rebuild-index --apply} and {@code restore --apply}
- * on multi-segment partitions ({@link KillNineTest} does a few kills of one repair; this is its stress form). Each
- * trial copies a damaged partition, starts the command in a child JVM ({@link KillStressChild}) and SIGKILLs it
+ * Randomised {@code kill -9} of {@code repair --apply}, {@code rebuild-index --apply}, {@code restore --apply},
+ * {@code repair --accept-loss --apply} and {@code apply --plan --apply} on multi-segment partitions
+ * ({@link KillNineTest} does a few kills of one repair; this is its stress form). Each trial copies a damaged
+ * partition, starts the command in a child JVM ({@link KillStressChild}) and SIGKILLs it
  * either right after a random mutation step (with 0-2 ms of jitter) or after a random delay within the command's
  * uninterrupted run time. Then the partition and its quarantines must still hold every original byte, and a re-run
  * of the same command must exit 0 and leave exactly what an uninterrupted run leaves (every file, by XXH3).
@@ -53,7 +55,8 @@ class KillStressTest {
     Path tmp;
 
     enum Command {
-        REPAIR("repair"), REBUILD_INDEX("rebuild-index"), RESTORE("restore"), ACCEPT_LOSS("accept-loss");
+        REPAIR("repair"), REBUILD_INDEX("rebuild-index"), RESTORE("restore"), ACCEPT_LOSS("accept-loss"),
+        APPLY_PLAN("apply-plan");
 
         final String arg;
 
@@ -63,8 +66,13 @@ class KillStressTest {
     }
 
     /** One command on one damaged partition: its template, the bytes to hold, and the uninterrupted result. */
-    record Case(Command command, boolean durable, Path template, Path original, Path quarantine, int steps,
-                Map<String, Long> expected, long childMillis) {
+    record Case(Command command, boolean durable, Path template, Path original, Path quarantine, Path plan,
+                int steps, Map<String, Long> expected, long childMillis) {
+    }
+
+    /** The partition a command changes under a trial's root: replica b's for apply --plan. */
+    static Path partitionDir(Command command, Path root) {
+        return Shapes.partitionDir(command == Command.APPLY_PLAN ? root.resolve(KillStressChild.REPLICA) : root);
     }
 
     @Test
@@ -90,10 +98,10 @@ class KillStressTest {
                     : "at " + delay + " ms of about " + c.childMillis());
             Path run = tmp.resolve("run");
             Trees.copy(c.template(), run);
-            Path partition = Shapes.partitionDir(run);
+            Path partition = partitionDir(c.command(), run);
             Path target = c.command() == Command.RESTORE ? run.resolve(c.template().relativize(c.quarantine()))
                     : partition;
-            Process child = start(c.command(), target, c.durable(), k, run.resolve(SALVAGE));
+            Process child = start(c.command(), target, c.durable(), k, run.resolve(SALVAGE), c.plan());
             // No trial can hang the suite: a child that neither reaches its step nor ends is killed and fails below.
             CompletableFuture.delayedExecutor(120, TimeUnit.SECONDS).execute(child::destroyForcibly);
             String seen = step ? killAtStep(child, random) : killAfter(child, delay);
@@ -118,7 +126,7 @@ class KillStressTest {
             } else {
                 assertAllBytesHeld(c.original(), partition, at);
             }
-            int again = rerun(c.command(), target, c.durable(), run.resolve(SALVAGE));
+            int again = rerun(c.command(), target, c.durable(), run.resolve(SALVAGE), c.plan());
             assertEquals(0, again, at + ": the re-run exits " + again);
             assertEquals(c.expected(), hashes(run), at + ": the re-run leaves something else than an uninterrupted run");
             Trees.delete(run);
@@ -134,8 +142,13 @@ class KillStressTest {
     /** Builds the case's template, runs the command uninterrupted in process and once in a child, and checks both. */
     private Case prepare(Command command, boolean durable) throws IOException, InterruptedException {
         Path template = tmp.resolve(command.arg + "-" + durable);
-        Path dir = Shapes.partitionDir(template);
-        build(dir, command == Command.REBUILD_INDEX);
+        Path dir = partitionDir(command, template);
+        Path plan = null;
+        if (command == Command.APPLY_PLAN) {
+            plan = replicate(template, durable);
+        } else {
+            build(dir, command == Command.REBUILD_INDEX);
+        }
         if (command == Command.ACCEPT_LOSS) {
             interiorDamage(dir);
             assertTrue(FixpointTest.ENGINE.judge(PartitionPath.of(dir), durable).refusal() != null,
@@ -152,17 +165,18 @@ class KillStressTest {
         Path reference = tmp.resolve("reference");
         Trees.copy(template, reference);
         Path refTarget = command == Command.RESTORE ? reference.resolve(template.relativize(quarantine))
-                : Shapes.partitionDir(reference);
+                : partitionDir(command, reference);
         Applier counting = new Applier(StepHook.NONE, "test");
-        int exit = run(new Repairer(FixpointTest.ENGINE, ServerGuard.Report::idle, counting, p -> true), command,
-                refTarget, durable, reference.resolve(SALVAGE));
+        int exit = run(new Repairer(FixpointTest.ENGINE, ServerGuard.Report::idle, counting, p -> true), counting,
+                command,
+                refTarget, durable, reference.resolve(SALVAGE), plan);
         assertEquals(0, exit, command.arg + " uninterrupted");
         assertTrue(counting.steps() > 0, command.arg + " mutates nothing: no kill can land in it");
         Map<String, Long> expected = hashes(reference);
         if (command == Command.RESTORE) {
             Map<String, Long> before = hashes(original);
             Map<String, Long> after = new TreeMap<>();
-            hashes(Shapes.partitionDir(reference)).forEach(after::put);
+            hashes(partitionDir(command, reference)).forEach(after::put);
             assertEquals(before, after, "restore puts back every original byte");
         }
         Trees.delete(reference);
@@ -170,16 +184,16 @@ class KillStressTest {
         Path timed = tmp.resolve("timed");
         Trees.copy(template, timed);
         Path timedTarget = command == Command.RESTORE ? timed.resolve(template.relativize(quarantine))
-                : Shapes.partitionDir(timed);
+                : partitionDir(command, timed);
         long t0 = System.nanoTime();
-        Process child = start(command, timedTarget, durable, -1, timed.resolve(SALVAGE));
+        Process child = start(command, timedTarget, durable, -1, timed.resolve(SALVAGE), plan);
         assertTrue(child.waitFor(120, TimeUnit.SECONDS), command.arg + ": the child did not finish");
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
         assertEquals(0, child.exitValue(), command.arg + " in a child: " + new String(child.getInputStream()
                 .readAllBytes(), StandardCharsets.UTF_8));
         assertEquals(expected, hashes(timed), command.arg + ": the child leaves what the in-process run leaves");
         Trees.delete(timed);
-        return new Case(command, durable, template, original, quarantine, counting.steps(), expected, millis);
+        return new Case(command, durable, template, original, quarantine, plan, counting.steps(), expected, millis);
     }
 
     /**
@@ -188,13 +202,7 @@ class KillStressTest {
      * index of segment 0 deleted, that of segment 1 cut to one entry and that of segment 2 emptied.
      */
     static void build(Path dir, boolean forRebuildIndex) throws IOException {
-        Files.createDirectories(dir);
-        int payload = 1000;
-        int perBatch = 8;
-        int total = (int) Math.max(64, BYTES / (payload + 48));
-        List<PartitionWriter.SegmentLayout> segments = PartitionWriter.fill(dir, PartitionWriter.Config.of(1)
-                .segmentSize(BYTES / 4).messagesRequiredToSave(perBatch * 2).trackLayout(true), total, perBatch,
-                payload, SEED);
+        List<PartitionWriter.SegmentLayout> segments = fill(dir);
         assertTrue(segments.size() >= 3, "the partition has " + segments.size() + " segments");
         if (forRebuildIndex) {
             Files.delete(segments.get(0).index());
@@ -208,6 +216,16 @@ class KillStressTest {
         Files.write(last.log(), new byte[64 << 10], StandardOpenOption.APPEND);
         Path index = segments.get(1).index();
         Files.write(index, new byte[]{1, 2, 3, 4, 5}, StandardOpenOption.APPEND);
+    }
+
+    /** Four segments of {@link #BYTES} log bytes in all, written whole by the byte-exact writer. */
+    private static List<PartitionWriter.SegmentLayout> fill(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        int payload = 1000;
+        int perBatch = 8;
+        int total = (int) Math.max(64, BYTES / (payload + 48));
+        return PartitionWriter.fill(dir, PartitionWriter.Config.of(1).segmentSize(BYTES / 4)
+                .messagesRequiredToSave(perBatch * 2).trackLayout(true), total, perBatch, payload, SEED);
     }
 
     /**
@@ -245,12 +263,13 @@ class KillStressTest {
     /** Where accept-loss writes its salvage archive, beside the data directory of a trial. */
     static final String SALVAGE = "salvage";
 
-    private static Process start(Command command, Path target, boolean durable, int k, Path salvage)
+    private static Process start(Command command, Path target, boolean durable, int k, Path salvage, Path plan)
             throws IOException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         return new ProcessBuilder(java.toString(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
                 "-Xmx256m", "-cp", System.getProperty("java.class.path"), KillStressChild.class.getName(),
-                command.arg, target.toString(), Boolean.toString(durable), Integer.toString(k), salvage.toString())
+                command.arg, target.toString(), Boolean.toString(durable), Integer.toString(k),
+                command == Command.APPLY_PLAN ? plan.toString() : salvage.toString())
                 .redirectErrorStream(true).start();
     }
 
@@ -282,12 +301,83 @@ class KillStressTest {
         return "finished first";
     }
 
-    private static int rerun(Command command, Path target, boolean durable, Path salvage) {
-        return run(FixpointTest.repairer(), command, target, durable, salvage);
+    /**
+     * apply --plan's way on after a kill: a journaled plan left unfinished is finished by {@code repair --apply}
+     * (apply --plan refuses to start over it, naming that command); a completed one leaves nothing to do; otherwise
+     * the kill came before the commit point and apply --plan runs again.
+     */
+    private static int rerun(Command command, Path target, boolean durable, Path salvage, Path plan) {
+        if (command == Command.APPLY_PLAN) {
+            try {
+                for (Path q : Quarantine.of(target)) {
+                    if (Quarantine.hasManifest(q)) {
+                        Quarantine open = Quarantine.open(q);
+                        if (open.unfinished()) {
+                            PlanApply.Outcome refused = KillStressChild.applyPlan(new Applier(StepHook.NONE,
+                                    "test"), target, durable, plan, ServerGuard.Report::idle);
+                            assertEquals(2, refused.exitCode(), "apply --plan over an unfinished plan is refused: "
+                                    + refused.details());
+                            return FixpointTest.repairer().repair(PartitionPath.of(target), durable, true, false)
+                                    .exitCode();
+                        }
+                        if (Manifest.COMPLETE.equals(open.manifest().state())) {
+                            return 0;
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return run(FixpointTest.repairer(), new Applier(StepHook.NONE, "test"), command, target, durable, salvage,
+                plan);
     }
 
-    private static int run(Repairer r, Command command, Path target, boolean durable, Path salvage) {
+    /**
+     * For apply --plan: replicas a and b of the same messages, b's segment 1 lost and its last segment torn in its
+     * last batch with 64 KiB of zeros after; collected, compared, and the plan written beside the replicas' root.
+     * Returns the plan.
+     */
+    private static Path replicate(Path template, boolean durable) throws IOException {
+        fill(Shapes.partitionDir(template.resolve(KillStressChild.DONOR)));
+        List<PartitionWriter.SegmentLayout> segments = fill(partitionDir(Command.APPLY_PLAN, template));
+        Files.delete(segments.get(1).log());
+        Files.delete(segments.get(1).index());
+        PartitionWriter.SegmentLayout last = segments.get(segments.size() - 1);
+        PartitionWriter.BatchInfo torn = last.batch(last.batches().size() - 1);
+        truncate(last.log(), torn.position() + torn.length() / 2);
+        Files.write(last.log(), new byte[64 << 10], StandardOpenOption.APPEND);
+        segtool.analyzers.inputs.InputsResolver inputs = KillStressChild.inputs(durable);
+        segtool.analyzers.replica.Collector c = new segtool.analyzers.replica.Collector(
+                segtool.analyzers.recovery.RecoveryOptions.defaults(), 1, segtool.analyzers.replica.Throttle.NONE);
+        List<segtool.analyzers.replica.ReplicaComparison.Replica> replicas = new ArrayList<>();
+        for (String n : new String[] {KillStressChild.DONOR, KillStressChild.REPLICA}) {
+            List<PartitionPath> parts = segtool.analyzers.layout.Targets.resolve(template.resolve(n)).partitions();
+            try {
+                replicas.add(new segtool.analyzers.replica.ReplicaComparison.Replica(n, c.collect(n,
+                        inputs.resolve(parts))));
+            } catch (InterruptedException e) {
+                throw new IOException(e);
+            }
+        }
+        Path plan = template.resolveSibling(template.getFileName() + ".plan.json");
+        Files.writeString(plan, segtool.analyzers.report.ScanJson.mapper().writeValueAsString(
+                segtool.analyzers.replica.ReplicaJson.report(segtool.analyzers.replica.ReplicaJson.PLAN_SCHEMA, "test",
+                        segtool.analyzers.replica.ReplicaComparison.compare(replicas), List.of())));
+        return plan;
+    }
+
+    private static int run(Repairer r, Applier applier, Command command, Path target, boolean durable, Path salvage,
+                           Path plan) {
         return switch (command) {
+            case APPLY_PLAN -> {
+                try {
+                    yield KillStressChild.applyPlan(applier, target, durable, plan, ServerGuard.Report::idle)
+                            .exitCode();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
             case ACCEPT_LOSS -> r.acceptLoss(PartitionPath.of(target), durable, true, false, salvage, "kill-stress")
                     .exitCode();
             case REPAIR -> r.repair(PartitionPath.of(target), durable, true, false).exitCode();
