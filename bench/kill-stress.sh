@@ -5,10 +5,9 @@
 # Each trial copies a damaged four-segment partition of MIB MiB of log (for apply --plan the replica and its
 # donor), SIGKILLs the command in a child JVM right after a random mutation step or at a random moment of its run,
 # checks that the partition and its quarantines hold every original byte, re-runs the command and checks it leaves
-# exactly what an uninterrupted run leaves. The
-# suite runs 20 trials of 256 KiB; this is the long form. Prints the test's summary line (trials, seed, how many
-# were killed mid-run, how many finished first) and every trial with -v as a fourth argument. Runs at nice 19 and
-# needs about 6 x MIB of free space in TMPDIR.
+# exactly what an uninterrupted run leaves. The suite runs 20 trials of 256 KiB; this is the long form. Prints the
+# test's summary line (trials, seed, how many were killed mid-run, how many finished first) and every trial with -v
+# as a fourth argument. Runs at nice 19 and needs about 6 x MIB of free space in TMPDIR.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 trials="${1:-2000}"
