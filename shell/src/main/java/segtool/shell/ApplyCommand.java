@@ -41,7 +41,7 @@ import segtool.shell.options.VerdictOptions;
             "1:dry run: files would change; or still not clean after --apply (see `scan`)",
             "2:refused: a precondition no longer holds (a local byte changed since collect, the donor's files "
                 + "differ or are missing); nothing changed",
-            "3:an I/O error",
+            "3:an I/O error, or inputs segtool cannot read or decide (as `scan`)",
             "4:another process has files of the data open, or holds the partition's lock; nothing changed",
             "64:usage error",
             "130:cancelled (Ctrl-C)"},

@@ -46,7 +46,7 @@ import segtool.formats.naming.SegmentFiles;
  */
 public final class PlanApply {
 
-    /** What happened to one partition; {@code status}: applied, planned (dry run), nothing, refused, in_use. */
+    /** What happened to one partition; {@code status}: applied, planned, nothing, refused, in_use, io_error. */
     public record Outcome(PartitionKey key, Path partition, String status, List<String> details,
                           PartitionManifest.Verdict after, Path quarantine) {
         public int exitCode() {
@@ -111,8 +111,10 @@ public final class PlanApply {
             }
             PartitionInputs local = inputs.resolve(partition);
             if (!local.judgeable()) {
+                // inputs segtool cannot decide or read are exit 3 as in every verdict command, not a refusal
                 details.add(local.refusalLine());
-                return new Outcome(e.key(), dir, "refused", details, null, null);
+                return new Outcome(e.key(), dir, ExitCode.of(local.refusal()) == ExitCode.IO_ERROR ? "io_error"
+                        : "refused", details, null, null);
             }
             Identity here = local.identity() == null ? Identity.UNKNOWN : local.identity();
             // every part the plan names must still be known here and the same: a part now unknown is not proof
