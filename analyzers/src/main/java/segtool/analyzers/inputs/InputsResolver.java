@@ -97,8 +97,8 @@ public final class InputsResolver {
         if (node != null && node.kind == NodeMetadata.Kind.RESOLVED) {
             TopicState t = node.topic(p.streamId(), p.topicId());
             if (t != null && t.partitions.containsKey(p.partitionId())) {
-                rev = t.partitions.get(p.partitionId());
-                revFrom = "metadata";
+                rev = t.partitions.get(p.partitionId());   // null: created after the revision became unknown
+                revFrom = rev == null ? null : "metadata";
                 if (!node.purgeGenerationsUnknown && t.purgeGenerations.containsKey(p.partitionId())) {
                     gen = t.purgeGenerations.get(p.partitionId());
                     genFrom = "metadata";
@@ -166,12 +166,17 @@ public final class InputsResolver {
             if (topic == null) {
                 mismatch = "stream " + p.streamId() + ", topic " + p.topicId() + " is in neither metadata/snapshot.bin "
                         + "nor the committed journal: the server does not load this directory";
-            } else if (metaRevision == null) {
+            } else if (metaRevision == null && !topic.partitions.containsKey(p.partitionId())) {
                 mismatch = "topic " + p.streamId() + "/" + p.topicId() + " (" + topic.name + ") has no partition "
                         + p.partitionId() + " in the metadata: the server does not load this directory";
             } else if (recorded.present() && !recorded.valid()) {
                 return refuse(p, notes, PartitionInputs.Refusal.SERVER_REFUSES_PARTITION, CreatedRevision.FILE
                         + " is " + recorded.length() + " bytes, not 8: the server tombstones this partition");
+            } else if (metaRevision == null) {
+                mismatch = node.revisionUnknownFrom + ", so partition " + p.partitionId() + "'s created_revision, "
+                        + "created after it, is unknown, and so is whether the server loads this directory ("
+                        + (recorded.valid() ? CreatedRevision.FILE + " says " + Long.toUnsignedString(
+                        recorded.revision()) : "no readable " + CreatedRevision.FILE) + ")";
             } else if (recorded.valid() && recorded.revision() != metaRevision) {
                 mismatch = CreatedRevision.FILE + " says " + Long.toUnsignedString(recorded.revision())
                         + ", the metadata's created_revision is " + Long.toUnsignedString(metaRevision) + " (the server "

@@ -49,6 +49,13 @@ public final class NodeMetadata {
     public Snapshot snapshot;
     public long replayedOps;
     public long revision;
+    /**
+     * Null while {@link #revision} is known; else the line saying which replayed op made it unknown: a PurgeStream or
+     * TruncatePartition, whose bodies METADATA leaves unspecified (4.6, 8), bumps it only when it applies to a
+     * partition (4.7). Every {@code created_revision} handed out after that op is unknown (null in
+     * {@link TopicState#partitions}).
+     */
+    public String revisionUnknownFrom;
     /** True once a replayed PurgeStream (body unspecified) may have bumped purge generations segtool cannot see. */
     public boolean purgeGenerationsUnknown;
 
@@ -294,7 +301,7 @@ public final class NodeMetadata {
                     t.put(c.explicit());
                     revision++;
                     for (JournalBodies.Assignment a : c.assignments()) {
-                        t.partitions.put(a.partitionId(), revision);
+                        t.partitions.put(a.partitionId(), revisionUnknownFrom == null ? revision : null);
                         t.purgeGenerations.put(a.partitionId(), 0L);
                     }
                     topics.put(List.of(s, key), t);
@@ -329,7 +336,7 @@ public final class NodeMetadata {
                     if (t != null) {
                         revision++;
                         for (JournalBodies.Assignment a : c.assignments()) {
-                            t.partitions.put(a.partitionId(), revision);
+                            t.partitions.put(a.partitionId(), revisionUnknownFrom == null ? revision : null);
                             t.purgeGenerations.put(a.partitionId(), 0L);
                         }
                     }
@@ -358,17 +365,26 @@ public final class NodeMetadata {
                     break;
                 }
                 case JournalEntry.PURGE_STREAM:
-                    // the body is not specified, so which stream's partitions were bumped is not known
+                    // the body is not specified, so which stream's partitions were bumped is not known, nor
+                    // whether it touched a partition at all (and so bumped the revision)
                     purgeGenerationsUnknown = true;
-                    revision++;
+                    revisionUnknown(at, "PurgeStream");
                     break;
                 default:
-                    // TruncatePartition bumps the revision when it applies; its body is not specified, so it
-                    // counts as applied.
-                    revision++;
+                    // TruncatePartition bumps the revision when it applies; its body is not specified, so whether
+                    // it applied is not known
+                    revisionUnknown(at, "TruncatePartition");
             }
         } catch (JournalBodies.Malformed m) {
             notes.add(at + " (operation " + op + "): " + m.getMessage() + "; the server's apply fails, nothing changes");
+        }
+    }
+
+    private void revisionUnknown(String at, String what) {
+        if (revisionUnknownFrom == null) {
+            revisionUnknownFrom = at + " is a " + what + ", whose body METADATA leaves unspecified (4.6, 8): whether "
+                    + "it bumped the revision is not known";
+            notes.add(revisionUnknownFrom + "; the created_revision of every partition created after it is unknown");
         }
     }
 

@@ -3,6 +3,7 @@ package segtool.analyzers.inputs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -101,5 +102,48 @@ class IdentityTest {
         purgeGen(p, 2, 5);
         assertEquals(new Identity(5L, 2L, "created.revision (the metadata names another incarnation) + purge.gen"),
                 identity(p));
+    }
+
+    /**
+     * METADATA 4.7 bumps the revision on a TruncatePartition or PurgeStream that applied; their bodies are not
+     * specified (4.6, 8), so whether one applied is not known. Every created_revision handed out after one is
+     * unknown: the identity falls back to the directory's created.revision, and the inputs refuse (whether the
+     * server loads the directory depends on it) unless --durability is given.
+     */
+    @Test
+    void afterATruncatePartitionOrPurgeStream_laterRevisionsAreUnknown_notGuessed() throws Exception {
+        for (int op : new int[] {JournalEntry.TRUNCATE_PARTITION, JournalEntry.PURGE_STREAM}) {
+            NodeDir n = new NodeDir(tmp.resolve("node-" + op));
+            n.snapshot(NodeDir.oneStream(5, 1, List.of(NodeDir.topic(0, "t", Opt.post4092(), 1))).file());
+            JournalWriter j = new JournalWriter();
+            j.entry(6, 6, op, new byte[0]);
+            j.entry(7, 7, JournalEntry.CREATE_TOPIC_WITH_ASSIGNMENTS, JournalWriter.createTopic(0, "u", 1));
+            n.journal(j.file());
+            n.superblock("a", InputsResolverTest.solo(5, n));
+            Path before = n.partition(0, 0, 0, 1);
+            Path after = n.partition(0, 1, 0, 3);   // 3 if op 6 applied, 2 if it did not
+            String which = op == JournalEntry.TRUNCATE_PARTITION ? "TruncatePartition" : "PurgeStream";
+            // created before the op: still known
+            assertEquals(op == JournalEntry.TRUNCATE_PARTITION ? new Identity(1L, 0L, "metadata")
+                    : new Identity(1L, null, "metadata (purge_generation unknown)"), identity(before));
+            // created after it: the directory's own file says it
+            assertEquals(op == JournalEntry.TRUNCATE_PARTITION ? new Identity(3L, 0L, "created.revision + metadata")
+                    : new Identity(3L, null, "created.revision (purge_generation unknown)"), identity(after));
+            PartitionInputs in = new InputsResolver(InputsResolver.CommandLine.none()).resolve(PartitionPath.of(after));
+            assertEquals(PartitionInputs.Refusal.UNDECIDED, in.refusal(), String.valueOf(in.refusalLine()));
+            assertEquals("metadata/journal.wal op 6 is a " + which + ", whose body METADATA leaves unspecified (4.6, "
+                    + "8): whether it bumped the revision is not known, so partition 0's created_revision, created "
+                    + "after it, is unknown, and so is whether the server loads this directory (created.revision says "
+                    + "3); pass --durability to judge it anyway", in.refusalLine());
+            PartitionInputs given = new InputsResolver(new InputsResolver.CommandLine(true, false, null))
+                    .resolve(PartitionPath.of(after));
+            assertTrue(given.judgeable(), String.valueOf(given.refusalLine()));
+            assertTrue(new InputsResolver(InputsResolver.CommandLine.none()).resolve(PartitionPath.of(before))
+                    .judgeable(), "a partition created before the op is judged as before");
+            Files.delete(after.resolve("created.revision"));
+            assertEquals(op == JournalEntry.TRUNCATE_PARTITION
+                    ? new Identity(null, 0L, "metadata (created_revision unknown)") : Identity.UNKNOWN,
+                    identity(after));
+        }
     }
 }
