@@ -34,6 +34,26 @@ final class PassA {
     /** One segment of the partition, 4.1 to 4.10. */
     void judge(SegmentDraft seg) throws IOException, Refusal.Raised {
         stat(seg);
+        decideStatted(seg);
+    }
+
+    /**
+     * 4.1 to 4.10 for one segment as the next boot runs them once its log is cut to {@code length} bytes and its
+     * index to its first {@code entries} whole entries (neither grows): what a cut that only truncates leaves.
+     */
+    void judgeCut(SegmentDraft seg, long length, long entries) throws IOException, Refusal.Raised {
+        stat(seg);
+        if (U64.lt(length, seg.logLength)) {
+            seg.logLength = length;
+        }
+        if (entries < seg.entries) {
+            seg.entries = entries;
+            seg.indexLength = entries * IndexEntry.LENGTH;
+        }
+        decideStatted(seg);
+    }
+
+    private void decideStatted(SegmentDraft seg) throws IOException, Refusal.Raised {
         try (SegmentLog log = open(seg, seg.logLength)) {
             if (seg.entries == 0) {
                 seg.step = DecisionStep.NO_ENTRIES;

@@ -165,6 +165,24 @@ public final class RecoveryEngine {
     }
 
     /**
+     * Pass A (RECOVERY 4.1-4.10) of segment {@code start} as the next boot judges it once its log is cut to
+     * {@code length} bytes and its index to its first {@code entries} entries, with a fresh budget and no sweep: the
+     * result (KEEP, REBUILT, EMPTY, or REFUSED with the refusal) a cut that only truncates leaves. Reads only.
+     */
+    public SegmentReport judgeCut(PartitionPath partition, long start, boolean durable, long length, long entries)
+            throws IOException {
+        Path dir = partition.directory();
+        SegmentDraft seg = new SegmentDraft(start, SegmentFiles.log(dir, start), SegmentFiles.index(dir, start));
+        try {
+            new PassA(options, partition.partitionId(), durable, new Budget(), Sweep.none())
+                    .judgeCut(seg, length, entries);
+        } catch (Refusal.Raised raised) {
+            refused(seg, raised);
+        }
+        return seg.freeze();
+    }
+
+    /**
      * What recovery makes of each byte of every log of {@code report} (judged by this engine): one
      * {@link LogRegions} per segment, in the report's order. Reads a few bounded ranges of the logs a refusal is
      * about, and stats segments the load never reached; never changes the verdict.

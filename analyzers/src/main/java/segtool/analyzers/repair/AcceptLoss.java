@@ -28,7 +28,9 @@ import segtool.formats.naming.SegmentFiles;
  * <ul>
  *   <li>a log cut (InteriorDamage, UnverifiedResidue, OffsetDiscontinuity, ForeignBatch): the segment's log is
  *       truncated at the refusal's position, every later segment is moved aside (its files go into the quarantine),
- *       and the segment's index becomes the one the next boot's R() proves over the kept bytes, or, when R() over
+ *       and in durable mode the segment's index is truncated to the entries below the cut when the next boot's pass A
+ *       keeps them over the cut log (RECOVERY 4.3 A7: the writer's index stays); otherwise the segment's index
+ *       becomes the one the next boot's R() proves over the kept bytes, or, when R() over
  *       them proves less than the walk that refused (durable mode reads below the last entry only by headers), the
  *       entries below the cut are kept;</li>
  *   <li>moving segments aside (Hole, EmptyNonTailSegment): their files go into the quarantine;</li>
@@ -166,6 +168,18 @@ public final class AcceptLoss {
         if (cutAt < logLength) {
             ops.add(new PlannedOp.TruncateLog(log, start, logLength, cutAt));
         }
+        long below = entriesBelow(index, indexLength, cutAt);
+        if (refused.durable() && below > 0) {
+            // RECOVERY 4.3 A7, 8: a durable boot keeps the writer's index (24·n) over a log it verifies from the last
+            // entry on; when it would keep the entries below the cut over the cut log, truncating is all it needs
+            SegmentReport kept = engine.judgeCut(refused.partition(), start, true, cutAt, below);
+            if (kept.result() == SegmentReport.Result.KEEP && kept.size() == cutAt) {
+                if (below * IndexEntry.LENGTH != indexLength) {
+                    ops.add(new PlannedOp.TruncateIndex(index, start, indexLength, below * IndexEntry.LENGTH));
+                }
+                return;
+            }
+        }
         SegmentReport r = engine.rebuildWalk(refused.partition(), start, refused.durable(), cutAt);
         if (r.result() == SegmentReport.Result.REBUILT && r.size() == cutAt) {
             install(dir, start, index, indexLength, r.rebuiltEntries(), ops);
@@ -179,6 +193,13 @@ public final class AcceptLoss {
         }
         // R() over the kept bytes proves less than the walk that refused: keep the entries below the cut, so the
         // next boot walks from the last of them as this one did
+        if (below * IndexEntry.LENGTH != indexLength) {
+            ops.add(new PlannedOp.TruncateIndex(index, start, indexLength, below * IndexEntry.LENGTH));
+        }
+    }
+
+    /** How many of the index's first whole entries point below {@code cutAt}. */
+    private static long entriesBelow(Path index, long indexLength, long cutAt) throws IOException {
         long keep = 0;
         if (indexLength >= IndexEntry.LENGTH) {
             try (IndexFile file = IndexFile.open(index)) {
@@ -188,9 +209,7 @@ public final class AcceptLoss {
                 }
             }
         }
-        if (keep * IndexEntry.LENGTH != indexLength) {
-            ops.add(new PlannedOp.TruncateIndex(index, start, indexLength, keep * IndexEntry.LENGTH));
-        }
+        return keep;
     }
 
     /** R() over the whole log: its index installed and its end cut; else the index emptied (R() at next boot). */

@@ -1,5 +1,6 @@
 package segtool.analyzers.repair;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -12,6 +13,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -338,6 +340,45 @@ class AcceptLossTest {
         var cut = o.loss().cuts().get(0).stake().cut();
         assertEquals(1145, cut.position());
         assertEquals(List.of(), cut.offsetsLeaving());
+    }
+
+    /**
+     * Review finding #9 (RECOVERY 4.3 A7, 8, example V2/V5): a durable boot keeps the writer's index ({@code 24·n})
+     * over a log it verifies from the last entry on. A log cut below which every entry still maps its batch and the
+     * walk from the last one reaches the cut needs no new index: the plan truncates the log and keeps the index
+     * (here whole: every entry lies below the cut), and the next durable boot keeps both as they are. Lenient mode
+     * gives index entries no evidence value, so there the index is R()'s over the kept bytes.
+     */
+    @Test
+    void aDurableLogCut_keepsTheWritersIndex_lenientTakesRsIndex() throws Exception {
+        byte[] foreign = Files.readAllBytes(GALLERY.resolve("foreign-batch")
+                .resolve("streams/1/topics/1/partitions/1/00000000000000000000.log"));
+        for (boolean durable : new boolean[] {true, false}) {
+            PartitionPath p = partition(tmp.resolve("cut-" + durable), "streams/1/topics/1/partitions/1");
+            Trees.copy(GALLERY.resolve("healthy/streams/1/topics/1/partitions/1"), p.directory()); // V1
+            Path log = p.directory().resolve("00000000000000000000.log");
+            Path index = p.directory().resolve("00000000000000000000.index");
+            Files.write(log, Arrays.copyOfRange(foreign, 782, foreign.length), StandardOpenOption.APPEND);
+            byte[] writers = Files.readAllBytes(index);
+            assertEquals(72, writers.length, "I3: entries at 0, 315, 782");
+            long length = Files.size(log);
+            assertEquals(Refusal.Variant.ForeignBatch, FixpointTest.ENGINE.judge(p, durable).refusal().variant());
+            Repairer.Outcome o = repairer(StepHook.NONE).acceptLoss(p, durable, true, false,
+                    tmp.resolve("salvage-" + durable), "test");
+            assertEquals(0, o.exitCode(), () -> o.status() + " " + o.error() + " " + o.loss());
+            List<RepairOp> ops = o.loss().cuts().get(0).plan().ops();
+            if (durable) {
+                assertEquals(List.of(new RepairOp.TruncateLog(0, log.getFileName().toString(), length, 1145)), ops);
+                assertArrayEquals(writers, Files.readAllBytes(index), "the writer's index is kept");
+            } else {
+                assertEquals(List.of("truncate_log", "stage_index", "install_index"),
+                        ops.stream().map(RepairOp::kind).toList());
+                assertEquals(24, Files.size(index), "R()'s index over 1145 bytes: one entry");
+            }
+            assertEquals(1, o.loss().cuts().size(), "one cut, and no repair after it");
+            assertEquals(1145, Files.size(log));
+            Trees.assertClean(p, durable, "after the cut, durable=" + durable);
+        }
     }
 
     // ---- helpers ---------------------------------------------------------------------------------------------
