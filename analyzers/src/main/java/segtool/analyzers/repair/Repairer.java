@@ -15,6 +15,7 @@ import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.recovery.Refusal;
 import segtool.analyzers.salvage.AtStake;
 import segtool.analyzers.salvage.OffsetRanges;
+import segtool.analyzers.salvage.ArchiveReuse;
 import segtool.analyzers.salvage.Salvager;
 import segtool.analyzers.recovery.SegmentReport;
 import segtool.formats.index.IndexEntry;
@@ -239,7 +240,11 @@ public final class Repairer {
                 throw new IOException(run.partition.directory() + ": repair --accept-loss --apply needs --salvage-to "
                         + "DIR, where the salvage archive of every record that verifies is written first");
             }
-            salvageFirst(run, options, salvageTo);
+            String notReusable = salvageFirst(run, options, salvageTo);
+            if (notReusable != null) {
+                run.unsafe = notReusable;
+                return run.outcome(Status.REFUSED);
+            }
             while (true) {
                 if (!confirm.approve(next)) {
                     return run.outcome(Status.DECLINED);
@@ -291,9 +296,13 @@ public final class Repairer {
 
     /**
      * Writes the salvage archive before any cut. An archive already at {@code out} is reused only when it is a
-     * salvage archive of this same partition (an interrupted accept-loss run wrote it before changing anything).
+     * salvage archive of this same partition (an interrupted accept-loss run wrote it before changing anything) whose
+     * offsets cover every offset a record that verifies holds now, and which holds each of those records byte for
+     * byte ({@link ArchiveReuse}: every batch of the archive verifies and hashes as its line says, and every
+     * verifying record of the partition now is one of them). Returns null when the archive is in place, else the
+     * one line saying why the archive at {@code out} cannot stand for a new one (nothing is changed then).
      */
-    private static void salvageFirst(Run run, Salvager.Options options, Path out) throws IOException {
+    private static String salvageFirst(Run run, Salvager.Options options, Path out) throws IOException {
         Path target = out.toAbsolutePath().normalize();
         if (Files.isDirectory(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)
                 && Files.isRegularFile(target.resolve(Salvager.SUMMARY), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
@@ -307,16 +316,21 @@ public final class Repairer {
             if (summary != null && Salvager.SCHEMA.equals(summary.path("schema").asText())
                     && dir.equals(summary.path("partition").path("directory").asText())
                     && covers(summary.path("archived_offsets"), run.survey.archived())) {
+                String why = ArchiveReuse.refusal(run.partition, target, options.maxBatchBytes(), options.window());
+                if (why != null) {
+                    return why;
+                }
                 run.archive = target;
                 run.archiveReused = true;
-                run.notes.add("reusing the salvage archive " + target + ": it is of this partition and holds every "
-                        + "offset a record that verifies holds now");
-                return;
+                run.notes.add("reusing the salvage archive " + target + ": it is of this partition, and every record "
+                        + "that verifies now is in it byte for byte (XXH3-64 per batch), every batch of it verifying");
+                return null;
             }
         }
         Salvager.Result written = new Salvager(options.withMessages(true)).salvage(run.partition, target,
                 new ArrayList<>());
         run.archive = written.archive();
+        return null;
     }
 
     /** True when the summary's {@code archived_offsets} hold every offset of {@code now}. */
