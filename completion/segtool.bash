@@ -310,7 +310,7 @@ function _picocli_segtool_explain() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--override-durability' '--progress' '--json' '--no-color' '--debug' '--no-latent' '-h' '--help' '-V' '--version'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--progress' '--json' '--no-color' '--debug' '--detail' '--no-latent' '-h' '--help' '-V' '--version'"
   local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '--threads' '--stream' '--topic' '--partition' '-q' '--quiet'"
   local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
 

@@ -35,9 +35,12 @@ import segtool.shell.render.Terminals;
 /** {@code explain PATH [SEGMENT]}: why boot recovery reaches its verdict, segment by segment, in both modes. */
 @Command(name = "explain", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = {"Explain the recovery verdict in plain language, segment by segment, with a map.",
-            "%nPer segment: what the index claims and what the log proves, where each walk stopped and on which "
-                + "check, the probe and the step-back, the exact plan, what boot leaves unread, and the next step. "
-                + "Each segment gets a map scaled to the terminal width.",
+            "%nFirst what the server will do at boot (accept as it is, change files and accept, or refuse, with the "
+                + "verdict's name in words), then per segment: a map scaled to the terminal width, what boot does "
+                + "to it, which offsets are kept and which bytes are at issue (ranges and counts), the exact plan "
+                + "and the next command to run. --detail adds how recovery decides, in the terms of RECOVERY.md: "
+                + "what the index claims and what the log proves, where each walk stopped and on which check, the "
+                + "probe and its budget, the step-back, the decision step, and what boot leaves unread.",
             "Both durability values are judged; the one the topic has on disk (metadata/, else --durability, default "
                 + "replicated) is the verdict and the exit code, "
                 + "the other is shown beside it. In a data directory, clean partitions get one line each."},
@@ -51,6 +54,7 @@ import segtool.shell.render.Terminals;
             "%nExamples:",
             "  segtool explain /var/lib/iggy/local_data/streams/1/topics/1/partitions/1",
             "  segtool explain PARTITION 4096 --durability=persisted   # one segment, persisted topic",
+            "  segtool explain PARTITION --detail                      # with the decision steps and walks",
             "  segtool explain PARTITION --json | jq '.partitions[0].facts'"})
 public final class ExplainCommand implements Callable<Integer> {
     public static final String SCHEMA = "segtool.explain/2";
@@ -77,6 +81,11 @@ public final class ExplainCommand implements Callable<Integer> {
 
     @Mixin
     OutputOptions output;
+
+    @Option(names = "--detail", description = "Also show how recovery reaches the verdict, in the terms of "
+            + "RECOVERY.md: decision steps, walks and the check each stopped at, probes, step-back, budgets (--json "
+            + "always carries these facts).")
+    boolean detail;
 
     @Option(names = "--no-latent", description = "Do not verify the bytes boot does not read (durable mode, below "
             + "each segment's last index entry; RECOVERY 11.1). By default explain says where readers will fail "
@@ -125,8 +134,11 @@ public final class ExplainCommand implements Callable<Integer> {
         }
         Style style = output.style();
         int width = Terminals.width(ShellSession.of(spec).terminal());
-        out.println("Each partition is judged with its own inputs (durability and WAL checkpoint, printed with where "
-                + "they came from); the other durability is judged too.");
+        for (String line : segtool.shell.render.Wrap.words("Each partition is judged with its own inputs (durability "
+                + "and WAL checkpoint, printed with where they came from); the other durability is judged too.",
+                width <= 0 ? Integer.MAX_VALUE : width)) {
+            out.println(line);
+        }
         for (int i = 0; i < stories.size(); i++) {
             PartitionReport r = judged.reports().get(i);
             if (stories.get(i) == null) {
@@ -138,7 +150,7 @@ public final class ExplainCommand implements Callable<Integer> {
             for (String line : Inputs.lines(judged.inputs().get(i))) {
                 out.println(line);
             }
-            ExplainText.print(out, stories.get(i), style, width, output.quiet());
+            ExplainText.print(out, stories.get(i), style, width, output.quiet(), detail);
             List<String> latent = LatentText.explain(judged.latent().get(i));
             if (!latent.isEmpty()) {
                 out.println();

@@ -19,6 +19,7 @@ import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.report.ScanJson;
 import segtool.formats.log.BatchHeader;
+import segtool.formats.naming.SegmentFiles;
 import segtool.formats.naming.PartitionPath;
 import segtool.formats.writer.PartitionWriter.SegmentLayout;
 import segtool.shell.render.Explainer;
@@ -74,7 +75,7 @@ class ExplainTest {
     void interiorDamage_namesTheExactCheckAndTheSurvivors() {
         long bad = interior.segment(0).batch(5).position();
         long survivor = interior.segment(0).batch(6).position();
-        String out = flat(Cli.run("explain", interior.dir).out());
+        String out = flat(Cli.run("explain", interior.dir, "--detail").out());
         assertTrue(out.contains("stopped at " + bad + ": message 0 checksum mismatch at " + (bad + BatchHeader.LENGTH)
                 + ": stored 0x"), out);
         assertTrue(out.contains("a record verifies at " + survivor + ": survivor"), out);
@@ -97,16 +98,19 @@ class ExplainTest {
 
     @Test
     void durable_stepBackOfTwo_refusesFsyncedLogLoss_golden() throws IOException {
-        Cli.Result r = Cli.run("explain", outrun.dir, Long.toString(outrun.last().startOffset()), "--enforce-fsync");
+        // pinned with --detail: the golden keeps the step-back derivation and the decision step
+        Cli.Result r = Cli.run("explain", outrun.dir, Long.toString(outrun.last().startOffset()), "--enforce-fsync",
+                "--detail");
         assertEquals(ExitCodes.REFUSED, r.exit(), r.toString());
-        assertTrue(flat(r.out()).contains("REFUSED FsyncedLogLoss"), r.out());
+        assertTrue(flat(r.out()).contains("REFUSED (FsyncedLogLoss): the server will not boot this partition"),
+                r.out());
         assertTrue(flat(r.out()).contains("2: the log backs"), r.out());
         Golden.check("explain-outrun-durable", r.out(root));
     }
 
     @Test
     void lenient_stepBackMeasuredButNotSearchedByServer() {
-        Cli.Result r = Cli.run("explain", outrun.dir, Long.toString(outrun.last().startOffset()));
+        Cli.Result r = Cli.run("explain", outrun.dir, Long.toString(outrun.last().startOffset()), "--detail");
         assertEquals(ExitCodes.CHANGES, r.exit(), r.toString());
         assertTrue(flat(r.out()).contains("the server does not search in lenient mode"), r.out());
         assertTrue(flat(r.out()).contains("so durability=persisted would refuse FsyncedLogLoss"), r.out());
@@ -130,7 +134,8 @@ class ExplainTest {
     void quiet_printsOnlyTheVerdicts() {
         Cli.Result r = Cli.run("explain", interior.dir, "-q");
         assertFalse(r.out().contains("Segment "), r.out());
-        assertTrue(r.out().contains("REFUSED InteriorDamage"), r.out());
+        assertTrue(r.out().contains("REFUSED (InteriorDamage)"), r.out());
+        assertFalse(r.out().contains("detail"), r.out());
     }
 
     @Test
@@ -151,6 +156,98 @@ class ExplainTest {
         assertTrue(seg.get("facts").size() > 8);
         assertEquals(2, j.get("exit_code").asInt());
         assertEquals(2, j.get("summary").get("exit_code").asInt(), "deprecated, kept in explain/2");
+    }
+
+    /** The spec's internals that plain explain text leaves to --detail. */
+    static final List<String> INTERNALS = List.of("W(first)", "W(last)", "R()", "candidate unit", "pass A", "pass B",
+            "pass C", "A2:", "A4:", "A5:", "A6:", "A7:", "step-back", "via A");
+
+    @Test
+    void plainText_leadsWithWhatBootDoes_theOffsetsAndBytes_andTheNextCommand() throws Exception {
+        SegmentLayout seg = torn.last();
+        var lastBatch = seg.batch(seg.batches().size() - 1);
+        long kept = lastBatch.position();
+        long onDisk = Files.size(seg.log());
+        Cli.Result r = Proc.run(java.util.Map.of("COLUMNS", "80"), "explain", torn.dir,
+                Long.toString(seg.startOffset()));
+        assertEquals(ExitCodes.CHANGES, r.exit(), r.toString());
+        fits(r, 80);
+        String out = flat(r.out());
+        String cut = onDisk + " bytes (" + String.format(java.util.Locale.ROOT, "%.1f KiB", onDisk / 1024.0) + ") to "
+                + kept + " bytes (" + String.format(java.util.Locale.ROOT, "%.1f KiB", kept / 1024.0) + "), dropping "
+                + (onDisk - kept) + " bytes";
+        long lastKept = lastBatch.baseOffset() - 1;
+        inOrder(out, "verdict ACCEPTED after changes: the server boots this partition and changes files itself first",
+                "Segment " + SegmentFiles.stem(seg.startOffset()) + " truncated",
+                "at boot cuts the log from " + cut + ", and rebuilds the index",
+                "offsets kept: offsets " + seg.startOffset() + ".." + lastKept + " ("
+                        + (lastKept - seg.startOffset() + 1) + ") in bytes [0, " + kept + ")",
+                "bytes [" + kept + ", " + onDisk + ") = " + (onDisk - kept) + " bytes: torn",
+                "plan write ", "next step", "$ segtool hexdump " + seg.log() + " " + kept);
+        for (String internal : INTERNALS) {
+            assertFalse(r.out().contains(internal), internal + " in\n" + r.out());
+        }
+        Cli.Result detail = Proc.run(java.util.Map.of("COLUMNS", "80"), "explain", torn.dir,
+                Long.toString(seg.startOffset()), "--detail");
+        fits(detail, 80);
+        inOrder(flat(detail.out()), "detail (how recovery decides, in RECOVERY.md's terms)", "probe budget",
+                "candidate units", "Segment ", "next step", "detail (how recovery decides", "walk W(last)",
+                "walk R()", "step-back", "decision A4:", "result ", "unread ");
+    }
+
+    @Test
+    void everyGalleryShape_bothModes_plainUnlessDetail() {
+        for (String shape : new String[]{"healthy", "torn-tail", "interior-damage", "unverified-residue",
+            "offset-discontinuity", "foreign-batch", "hole", "empty-non-tail-segment", "fsynced-log-loss",
+            "fsynced-rebuild-shortfall", "index-partial-entry", "index-past-end-stepback-1",
+            "index-past-end-stepback-2", "index-rebuilt", "recovered-empty", "wal-checkpoint", "anchored-gap",
+            "interior-damage-below-last-entry", "non-canonical-names"}) {
+            for (String mode : new String[]{"--durability=replicated", "--durability=persisted"}) {
+                Path p = GALLERY.resolve(shape);
+                Cli.Result plain = Cli.run("explain", p, mode);
+                Cli.Result detail = Cli.run("explain", p, mode, "--detail");
+                assertEquals(plain.exit(), detail.exit(), shape + " " + mode);
+                assertTrue(plain.exit() != ExitCodes.IO_ERROR, plain.toString());
+                if (plain.exit() == ExitCodes.USAGE) {
+                    // a topic whose metadata names the other durability: the command line contradicts it
+                    assertTrue(plain.out().contains("contradicts"), plain.toString());
+                    continue;
+                }
+                for (String internal : INTERNALS) {
+                    assertFalse(plain.out().contains(internal), shape + " " + mode + ": " + internal + " in\n"
+                            + plain.out());
+                }
+                if (!plain.out().contains("clean in both modes")) {
+                    assertTrue(plain.out().contains("  verdict        "), plain.out());
+                    assertTrue(detail.out().contains("detail (how recovery decides"), detail.out());
+                    assertTrue(detail.out().startsWith(plain.out().substring(0, plain.out().indexOf("  verdict"))),
+                            shape);
+                }
+            }
+        }
+    }
+
+    @Test
+    void help_documentsDetail() {
+        Cli.Result r = Cli.run("explain", "--help");
+        assertTrue(flat(r.out()).contains("--detail Also show how recovery reaches the verdict"), r.out());
+    }
+
+    /** Every line fits in {@code width}, but one naming a path under the test's root (never folded). */
+    static void fits(Cli.Result r, int width) {
+        for (String line : r.out().split("\n")) {
+            assertTrue(line.length() <= width || line.contains(root.toString()), "longer than " + width + ": ["
+                    + line + "]\n" + r.out());
+        }
+    }
+
+    static void inOrder(String text, String... parts) {
+        int at = 0;
+        for (String p : parts) {
+            int i = text.indexOf(p, at);
+            assertTrue(i >= 0, "missing, in order: [" + p + "] after " + at + " in\n" + text);
+            at = i + p.length();
+        }
     }
 
     private static final Path GALLERY = Path.of("..", "samples", "gallery");

@@ -12,7 +12,7 @@ public final class Bytes {
     private Bytes() {
     }
 
-    /** {@code 1048576 (1.0 MiB)}; small values plain. */
+    /** {@code 1048576 (1.0 MiB)}; below 10 KiB {@code 315 B}: for legends and tight cells ({@link #count} in prose). */
     public static String size(long bytes) {
         if (bytes < 0) {
             return Long.toUnsignedString(bytes);
@@ -20,14 +20,33 @@ public final class Bytes {
         if (bytes < 10 * 1024) {
             return bytes + " B";
         }
-        String[] units = {"KiB", "MiB", "GiB", "TiB"};
-        double v = bytes;
+        return bytes + " (" + unit(bytes) + ")";
+    }
+
+    /**
+     * An exact byte count for people, with a binary unit beside it from 1 KiB on: {@code 396 bytes},
+     * {@code 8052 bytes (7.9 KiB)}, {@code 1073741824 bytes (1.0 GiB)}. The count stays exact (and greppable);
+     * JSON never uses this.
+     */
+    public static String count(long bytes) {
+        String exact = Long.toUnsignedString(bytes) + (bytes == 1 ? " byte" : " bytes");
+        String unit = unit(bytes);
+        return unit == null ? exact : exact + " (" + unit + ")";
+    }
+
+    /** {@code 7.9 KiB}, up to EiB, for a count of at least 1 KiB (unsigned); null below. */
+    public static String unit(long bytes) {
+        if (bytes >= 0 && bytes < 1024) {
+            return null;
+        }
+        String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+        double v = bytes >= 0 ? bytes : (bytes >>> 1) * 2.0 + (bytes & 1);
         int u = -1;
         while (v >= 1024 && u < units.length - 1) {
             v /= 1024;
             u++;
         }
-        return String.format("%d (%.1f %s)", bytes, v, units[u]);
+        return String.format(java.util.Locale.ROOT, "%.1f %s", v, units[u]);
     }
 
     public static String hex(byte[] b) {

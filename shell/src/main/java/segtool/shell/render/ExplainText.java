@@ -14,11 +14,18 @@ public final class ExplainText {
     private ExplainText() {
     }
 
-    public static void print(PrintWriter out, Explainer.PartitionStory story, Style style, int width, boolean quiet) {
+    /**
+     * Prints the story: the verdict and what boot does, then each segment with its map, what boot does to it, the
+     * offsets and bytes at issue, the plan and the next step. With {@code detail}, each part ends with the spec's
+     * internals (decision steps, walks, probes, step-back, budgets) under "detail"; {@code quiet} prints only the
+     * verdicts.
+     */
+    public static void print(PrintWriter out, Explainer.PartitionStory story, Style style, int width, boolean quiet,
+                             boolean detail) {
         PartitionReport r = story.report();
         out.println(style.bold("Partition " + r.partition().directory()) + identity(r));
         for (Explainer.Fact f : story.facts()) {
-            if (quiet && !(f.topic().equals("verdict") || f.topic().equals("other mode"))) {
+            if (f.detail() || quiet && !(f.topic().equals("verdict") || f.topic().equals("other mode"))) {
                 continue;
             }
             out.println(paintVerdict(Wrap.labelled(INDENT, f.topic(), LABEL, f.text(), width), f, style));
@@ -26,13 +33,30 @@ public final class ExplainText {
         if (quiet) {
             return;
         }
+        details(out, story.facts(), style, width, detail);
         for (Explainer.SegmentStory s : story.segments()) {
             out.println();
             out.println(style.bold("Segment " + SegmentFiles.stem(s.segment().start())) + "  "
                     + Explainer.label(s.segment()));
             map(out, s, style, width);
             for (Explainer.Fact f : s.facts()) {
-                out.println(paintVerdict(Wrap.labelled(INDENT, f.topic(), LABEL, f.text(), width), f, style));
+                if (!f.detail()) {
+                    out.println(paintVerdict(Wrap.labelled(INDENT, f.topic(), LABEL, f.text(), width), f, style));
+                }
+            }
+            details(out, s.facts(), style, width, detail);
+        }
+    }
+
+    /** The detail facts under a heading, indented one step further; nothing without {@code --detail}. */
+    private static void details(PrintWriter out, List<Explainer.Fact> facts, Style style, int width, boolean detail) {
+        if (!detail || facts.stream().noneMatch(Explainer.Fact::detail)) {
+            return;
+        }
+        out.println(INDENT + style.bold("detail") + " (how recovery decides, in RECOVERY.md's terms)");
+        for (Explainer.Fact f : facts) {
+            if (f.detail()) {
+                out.println(Wrap.labelled(INDENT + INDENT, f.topic(), LABEL, f.text(), width));
             }
         }
     }
@@ -48,7 +72,7 @@ public final class ExplainText {
     }
 
     private static String paintVerdict(String text, Explainer.Fact f, Style style) {
-        if (f.topic().equals("verdict") || f.topic().equals("result")) {
+        if (f.topic().equals("verdict") || f.topic().equals("at boot")) {
             if (text.contains("REFUSED") || text.contains("CANNOT JUDGE")) {
                 return style.paint(Style.Paint.RED, text);
             }

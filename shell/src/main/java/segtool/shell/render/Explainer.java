@@ -29,8 +29,19 @@ import segtool.shell.Cancelled;
  * ({@link segtool.analyzers.recovery.RecoveryEngine#regions}); no file is opened here.
  */
 public final class Explainer {
-    /** One statement under a topic, e.g. {@code ("walk R()", "from 0: stopped at 315: ...")}. */
-    public record Fact(String topic, String text) {
+    /**
+     * One statement under a topic, e.g. {@code ("at boot", "truncates the log ...")}. A {@code detail} fact speaks
+     * the spec's internals (decision steps, walks, probes, budgets): text shows it only with {@code --detail};
+     * {@code --json} carries every fact.
+     */
+    public record Fact(String topic, String text, boolean detail) {
+        public Fact(String topic, String text) {
+            this(topic, text, false);
+        }
+
+        static Fact detail(String topic, String text) {
+            return new Fact(topic, text, true);
+        }
     }
 
     public record SegmentStory(SegmentReport segment, List<SegmentMap.Span> map, List<Fact> facts,
@@ -76,11 +87,11 @@ public final class Explainer {
 
     private List<Fact> partitionFacts(PartitionReport r) {
         List<Fact> f = new ArrayList<>();
-        f.add(new Fact("verdict", outcome(r) + "  [" + mode(r.durable()) + ", the value used]"));
+        f.add(new Fact("verdict", atBoot(r) + "  [" + mode(r.durable()) + ", the value used]"));
         PartitionReport o = r.otherMode();
         if (o != null) {
             boolean same = sameVerdict(r, o);
-            f.add(new Fact("other mode", outcome(o) + "  [" + mode(o.durable()) + "]" + (same
+            f.add(new Fact("other mode", atBoot(o) + "  [" + mode(o.durable()) + "]" + (same
                     ? " - the same verdict"
                     : "\nThe setting changes the verdict: confirm the topic's durability before acting.")));
         }
@@ -96,14 +107,75 @@ public final class Explainer {
         for (String w : r.warnings()) {
             f.add(new Fact("warning", w));
         }
+        if (r.refusal() != null) {
+            f.add(Fact.detail("refusal", r.refusal().toString()));
+        }
         if (r.outcome() != PartitionReport.Outcome.IO_ERROR && r.budget() != null
                 && (r.budget().limitUnits() != 0 || r.budget().spentVerify() != 0)) {
-            f.add(new Fact("probe budget", "shared by the whole chain: " + U64.str(r.budget().spentUnits())
+            f.add(Fact.detail("probe budget", "shared by the whole chain: " + U64.str(r.budget().spentUnits())
                     + " of " + U64.str(r.budget().limitUnits()) + " candidate units, "
                     + U64.str(r.budget().spentVerify())
                     + " of " + U64.str(r.budget().limitVerify()) + " verification bytes"));
         }
         return f;
+    }
+
+    /**
+     * What the server does with the partition at boot, in words, with the verdict's name: {@code the server boots
+     * this partition after changing files: 2 clean, 1 truncated}, {@code REFUSED (InteriorDamage): the server will
+     * not boot this partition: damaged bytes in front of data that verifies}.
+     */
+    public static String atBoot(PartitionReport r) {
+        switch (r.outcome()) {
+            case IO_ERROR:
+                return "CANNOT JUDGE (I/O error): " + r.ioError();
+            case REFUSED:
+                return "REFUSED (" + r.refusal().variant() + "): the server will not boot this partition: "
+                        + plainName(r.refusal().variant());
+            default:
+                String summary = Verdicts.summary(r);
+                String counts = summary.substring(summary.indexOf(':') + 2);
+                if (r.segments().isEmpty()) {
+                    return "ACCEPTED, but there is nothing to judge: " + counts;
+                }
+                boolean changes = !r.swept().isEmpty();
+                for (SegmentReport s : r.segments()) {
+                    changes |= s.status() != SegmentReport.Status.CLEAN;
+                }
+                return changes ? "ACCEPTED after changes: the server boots this partition and changes files itself "
+                        + "first (" + counts + ")"
+                        : "ACCEPTED as it is: the server boots this partition without changing a file (" + counts
+                        + ")";
+        }
+    }
+
+    /** A refusal's name in plain words. */
+    public static String plainName(Refusal.Variant v) {
+        switch (v) {
+            case InteriorDamage:
+                return "damaged bytes lie in front of records that verify, and recovery does not cut verified data "
+                        + "away";
+            case UnverifiedResidue:
+                return "bytes after the damage could not be classified within the work budget";
+            case OffsetDiscontinuity:
+                return "a record that verifies carries the wrong offsets for its place in the chain";
+            case ForeignBatch:
+                return "a record that verifies belongs to another partition";
+            case FsyncedLogLoss:
+                return "log data that a completed fsync made durable is gone (the index names more than the log "
+                        + "holds)";
+            case FsyncedRebuildShortfall:
+                return "log data that a completed flush made durable is gone (the log proves less than its index "
+                        + "named)";
+            case EmptyNonTailSegment:
+                return "a segment that is not the last one recovers empty";
+            case Hole:
+                return "offsets are missing between two segments";
+            case StorageSizeMismatch:
+                return "a log's size is not the size recorded for it";
+            default:
+                return "the WAL checkpoint's prefix of the log does not verify to its recorded size";
+        }
     }
 
     private static boolean sameVerdict(PartitionReport a, PartitionReport b) {
@@ -122,18 +194,6 @@ public final class Explainer {
             }
         }
         return true;
-    }
-
-    public static String outcome(PartitionReport r) {
-        switch (r.outcome()) {
-            case IO_ERROR:
-                return "CANNOT JUDGE (I/O error): " + r.ioError();
-            case REFUSED:
-                return "REFUSED " + r.refusal();
-            default:
-                String summary = Verdicts.summary(r);
-                return "ACCEPTED" + summary.substring(summary.indexOf(':'));
-        }
     }
 
     /** What a refusal means, in the terms of its fields (RECOVERY 7.1). */
@@ -216,20 +276,26 @@ public final class Explainer {
         // for a segment the load never reached, the engine measured the files as they are on disk
         long logLength = regions.logBytes();
         long indexLength = regions.indexBytes();
-        f.add(new Fact("files", s.log().getFileName() + " " + U64.str(logLength) + " bytes; "
-                + s.index().getFileName() + " " + U64.str(indexLength) + " bytes = "
+        f.add(new Fact("files", s.log().getFileName() + " " + Bytes.count(logLength) + "; "
+                + s.index().getFileName() + " " + Bytes.count(indexLength) + " = "
                 + U64.str(indexLength / IndexEntry.LENGTH) + " entries" + (indexLength % IndexEntry.LENGTH != 0
                 ? " + " + indexLength % IndexEntry.LENGTH + " trailing bytes (a torn entry append)" : "")));
         if (s.result() == SegmentReport.Result.NOT_EXAMINED) {
-            f.add(new Fact("result", "not examined: recovery stopped at an earlier refusal before reaching this "
+            f.add(new Fact("at boot", "not examined: recovery stops at an earlier refusal before it reaches this "
                     + "segment"));
             otherMode(f, r, s);
             return new SegmentStory(s, map, f, null);
         }
-        f.add(new Fact("index claims", claims(s)));
-        f.add(new Fact("log proves", proves(s)));
+        f.add(new Fact("at boot", atBoot(s, here, r)));
+        f.add(new Fact("offsets", offsets(s, r, map, survivors)));
+        f.add(new Fact("plan", plan(s, r)));
+        otherMode(f, r, s);
+        f.add(new Fact("next step", next(s, here, r, survivors)));
+        // the spec's internals, for --detail
+        f.add(Fact.detail("index claims", claims(s)));
+        f.add(Fact.detail("log proves", proves(s)));
         if (s.scan() != null) {
-            f.add(new Fact("index scan", scan(s)));
+            f.add(Fact.detail("index scan", scan(s)));
         }
         walk(f, s, s.fromLast(), s.last());
         walk(f, s, s.fromFirst(), s.first());
@@ -237,24 +303,124 @@ public final class Explainer {
         Walk refused = s.refusedWalk();
         walk(f, s, refused, refused == null || refused.name().equals("R()") ? null : anchorOf(s, refused));
         for (ProbeResult p : s.probes()) {
-            f.add(new Fact("probe", probe(p, s)));
+            f.add(Fact.detail("probe", probe(p, s)));
         }
         if (survivors != null) {
-            f.add(new Fact("survivors", "from " + U64.str(survivors.from()) + " to " + U64.str(survivors.to()) + ": "
-                    + survivors.records() + " record(s) verify, offsets " + U64.str(survivors.firstOffset()) + ".."
-                    + U64.str(survivors.lastOffset()) + "; then " + survivors.stop()));
+            f.add(Fact.detail("survivors", "from " + U64.str(survivors.from()) + " to " + U64.str(survivors.to())
+                    + ": " + survivors.records() + " record(s) verify, offsets " + U64.str(survivors.firstOffset())
+                    + ".." + U64.str(survivors.lastOffset()) + "; then " + survivors.stop()));
         }
         String stepBack = stepBack(s, r.durable());
         if (stepBack != null) {
-            f.add(new Fact("step-back", stepBack));
+            f.add(Fact.detail("step-back", stepBack));
         }
-        f.add(new Fact("decision", decision(s, r.durable())));
-        f.add(new Fact("result", result(s, here, r)));
-        f.add(new Fact("plan", plan(s, r)));
-        f.add(new Fact("unread", unread(s, r.durable())));
-        otherMode(f, r, s);
-        f.add(new Fact("next step", next(s, here, r, survivors)));
+        f.add(Fact.detail("decision", decision(s, r.durable())));
+        f.add(Fact.detail("result", result(s, here, r)));
+        f.add(Fact.detail("unread", unread(s, r.durable())));
         return new SegmentStory(s, map, f, survivors);
+    }
+
+    /** What boot does with this segment, in words: keep it, cut the log, rebuild the index, fence it, refuse. */
+    private static String atBoot(SegmentReport s, Refusal here, PartitionReport r) {
+        boolean refused = r.outcome() == PartitionReport.Outcome.REFUSED;
+        if (here != null) {
+            return "the partition is refused here (" + here.variant() + "): " + plainName(here.variant());
+        }
+        String would;
+        switch (s.result()) {
+            case KEEP:
+            case REBUILT:
+                List<String> parts = new ArrayList<>();
+                if (U64.lt(s.size(), s.logLength())) {
+                    parts.add("cuts the log from " + Bytes.count(s.logLength()) + " to " + Bytes.count(s.size())
+                            + ", dropping " + Bytes.count(s.logLength() - s.size()));
+                }
+                if (s.result() == SegmentReport.Result.REBUILT) {
+                    parts.add("rebuilds the index (" + U64.str(s.entries()) + " -> " + s.rebuiltEntries().size()
+                            + " entries)");
+                } else if (s.indexLength() != s.indexSize()) {
+                    parts.add("cuts the index from " + Bytes.count(s.indexLength()) + " to "
+                            + Bytes.count(s.indexSize()));
+                }
+                would = parts.isEmpty() ? "keeps the segment as it is" : String.join(", and ", parts);
+                break;
+            case EMPTY:
+                would = s.logLength() > 0 || s.indexLength() > 0 ? "moves both files into a fence directory and "
+                        + "puts empty files in their place: nothing with messages verifies"
+                        : "keeps the empty segment as it is";
+                break;
+            default:
+                return refused ? "nothing: the partition is refused (see the verdict)" : "not examined";
+        }
+        if (refused) {
+            return "nothing changes: the partition is refused elsewhere (see the verdict); otherwise boot "
+                    + would.replaceFirst("^keeps", "would keep").replaceFirst("^cuts", "would cut")
+                    .replaceFirst("^rebuilds", "would rebuild").replaceFirst("^moves", "would move");
+        }
+        return would;
+    }
+
+    /**
+     * Which offsets the segment keeps and which bytes are at issue: the offsets that verify with their byte range,
+     * then every region that is not plain verified data (torn, damaged, residue, survivors, foreign or stale
+     * batches, fenced, not re-read at boot), with its bytes, from the engine's regions.
+     */
+    private static String offsets(SegmentReport s, PartitionReport r, List<SegmentMap.Span> map, Survivors sv) {
+        List<String> parts = new ArrayList<>();
+        boolean accepted = r.outcome() == PartitionReport.Outcome.ACCEPTED;
+        switch (s.result()) {
+            case KEEP:
+            case REBUILT:
+                if (s.size() == 0) {
+                    parts.add("none: the log is empty");
+                } else {
+                    parts.add((accepted ? "kept: " : "would be kept: ") + range(s.start(), s.endOffset())
+                            + " in bytes [0, " + U64.str(s.size()) + ") = " + Bytes.count(s.size()));
+                }
+                break;
+            case EMPTY:
+                parts.add("none: no record with messages verifies");
+                break;
+            default:
+                Walk best = null;
+                for (Walk w : new Walk[]{s.rebuild(), s.fromFirst(), s.fromLast(), s.refusedWalk()}) {
+                    if (w != null && w.provedMessages()
+                            && (best == null || U64.gt(w.position() - w.from(), best.position() - best.from()))) {
+                        best = w;
+                    }
+                }
+                if (best != null) {
+                    long first = best.name().equals("R()") ? s.start()
+                            : anchorOf(s, best) != null ? anchorOf(s, best).offset() : s.start();
+                    parts.add("verify: " + range(first, best.endOffset()) + " in bytes [" + U64.str(best.from())
+                            + ", " + U64.str(best.position()) + ") = " + Bytes.count(best.position() - best.from()));
+                } else if (map.stream().noneMatch(m -> m.kind() == SegmentMap.Kind.VERIFIED)) {
+                    parts.add("no record with messages verifies before the refusal");
+                }
+        }
+        boolean walked = parts.stream().anyMatch(p -> p.startsWith("kept") || p.startsWith("would")
+                || p.startsWith("verify"));
+        for (SegmentMap.Span span : map) {
+            if (span.kind() == SegmentMap.Kind.VERIFIED && walked || span.kind() == SegmentMap.Kind.UNEXAMINED
+                    || span.bytes() == 0) {
+                continue;
+            }
+            String what = "bytes [" + U64.str(span.from()) + ", " + U64.str(span.to()) + ") = "
+                    + Bytes.count(span.bytes()) + ": " + span.kind().label;
+            if (span.kind() == SegmentMap.Kind.SURVIVOR && sv != null && sv.firstOffset() >= 0) {
+                what += ", " + range(sv.firstOffset(), sv.lastOffset()) + " in " + sv.records() + " record(s)";
+            }
+            parts.add(what);
+        }
+        return String.join("; ", parts);
+    }
+
+    /** {@code offset 7} or {@code offsets 0..119 (120)}. */
+    private static String range(long first, long last) {
+        if (first == last) {
+            return "offset " + U64.str(first);
+        }
+        return "offsets " + U64.str(first) + ".." + U64.str(last) + " (" + U64.str(last - first + 1) + ")";
     }
 
     /** The index entry an anchored walk started from: the last entry for W(last), the first for W(first). */
@@ -345,7 +511,7 @@ public final class Explainer {
             stop = "the position is at or past the end of the log (" + U64.str(s.logLength()) + " bytes): nothing to "
                     + "walk";
         }
-        f.add(new Fact("walk " + w.name(), "from " + from + ": " + what + "; " + stop));
+        f.add(Fact.detail("walk " + w.name(), "from " + from + ": " + what + "; " + stop));
     }
 
     private static String probe(ProbeResult p, SegmentReport s) {
@@ -476,10 +642,10 @@ public final class Explainer {
         }
         if (ops.isEmpty()) {
             return r.outcome() == PartitionReport.Outcome.ACCEPTED ? "no file changes"
-                    : "no segment byte changes: a refusal stops before pass C";
+                    : "no file changes: a refused partition keeps its segment files as they are";
         }
         String tail = r.outcome() == PartitionReport.Outcome.ACCEPTED ? ""
-                : " (refused: only pass A's staging write happens; the next boot's sweep deletes it)";
+                : " (refused: only this scratch file is written, and the next boot deletes it)";
         return String.join("; then ", ops) + tail;
     }
 
@@ -492,7 +658,7 @@ public final class Explainer {
         if (op instanceof PlannedOp.StageIndex) {
             PlannedOp.StageIndex st = (PlannedOp.StageIndex) op;
             return "write " + name(st.path()) + " with " + st.entries().size() + " entries ("
-                    + (long) st.entries().size() * IndexEntry.LENGTH + " bytes) in pass A";
+                    + (long) st.entries().size() * IndexEntry.LENGTH + " bytes) first";
         }
         if (op instanceof PlannedOp.TruncateLog) {
             PlannedOp.TruncateLog t = (PlannedOp.TruncateLog) op;
@@ -551,7 +717,7 @@ public final class Explainer {
         if (t == null) {
             text = "not listed";
         } else if (t.result() == SegmentReport.Result.REFUSED && o.refusal() != null) {
-            text = "REFUSED " + o.refusal();
+            text = "the partition is refused here (" + o.refusal().variant() + ")";
         } else if (t.result() == SegmentReport.Result.NOT_EXAMINED) {
             text = "not examined (an earlier segment is refused)";
         } else {
@@ -562,16 +728,20 @@ public final class Explainer {
                 }
             }
             text = o.outcome() == PartitionReport.Outcome.ACCEPTED
-                    ? t.status().json() + " via " + t.step() + (ops.isEmpty() ? ", no file changes"
-                    : ": " + String.join("; then ", ops))
-                    : "planned as " + t.result().name().toLowerCase() + " via " + t.step() + ", but the partition is "
-                    + "refused" + (ops.isEmpty() ? "; no file changes" : ": " + String.join("; then ", ops));
+                    ? t.status().json() + (ops.isEmpty() ? ", no file changes" : ": " + String.join("; then ", ops))
+                    : "would be " + (t.result() == SegmentReport.Result.KEEP ? "kept"
+                    : t.result() == SegmentReport.Result.REBUILT ? "rebuilt" : "recovered empty")
+                    + ", but the partition is refused"
+                    + (ops.isEmpty() ? "; no file changes" : ": " + String.join("; then ", ops));
             if (!t.unread().isEmpty()) {
                 Region g = t.unread().get(0);
-                text += "; leaves [" + U64.str(g.from()) + ", " + U64.str(g.to()) + ") unread at boot";
+                text += "; boot does not re-read bytes [" + U64.str(g.from()) + ", " + U64.str(g.to()) + ")";
             }
         }
         f.add(new Fact("other mode", mode(o.durable()) + ": " + text));
+        if (t != null && t.step() != null) {
+            f.add(Fact.detail("other decision", mode(o.durable()) + ": " + decision(t, o.durable())));
+        }
     }
 
     private static String next(SegmentReport s, Refusal here, PartitionReport r, Survivors survivors) {
@@ -612,6 +782,9 @@ public final class Explainer {
         }
         if (s.operations().isEmpty()) {
             return "nothing to do: boot accepts this segment as it is";
+        }
+        if (s.result() == SegmentReport.Result.EMPTY) {
+            return "boot applies the plan by itself; the fenced files stay in the fence directory, untouched";
         }
         if (U64.lt(s.size(), s.logLength())) {
             return "Boot applies the plan by itself. To keep the " + U64.str(s.logLength() - s.size()) + " bytes it "

@@ -58,7 +58,7 @@ public final class LatentText {
             out.add("  " + line);
         }
         out.add("  The verdict above stays as it is until a boot walks these bytes (a lenient boot, or a durable "
-                + "one whose index was dropped: R() then refuses at the first stretch). To keep what verifies, "
+                + "one whose index was dropped: the rebuild from byte 0 then refuses at the first stretch). To keep what verifies, "
                 + "salvage the partition; the stretches themselves only a replica or a backup can give back.");
         return out;
     }

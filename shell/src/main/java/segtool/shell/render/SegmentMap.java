@@ -156,7 +156,7 @@ public final class SegmentMap {
         }
         List<String> parts = new ArrayList<>();
         totals.forEach((k, v) -> parts.add(style.paint(k.paint, String.valueOf(k.symbol)) + " " + k.label + " "
-                + v + " B"));
+                + v + " B" + (Bytes.unit(v) == null ? "" : " (" + Bytes.unit(v) + ")")));
         return parts;
     }
 }

@@ -12,7 +12,7 @@ public final class Wrap {
     public static List<String> words(String text, int width) {
         List<String> out = new ArrayList<>();
         StringBuilder line = new StringBuilder();
-        for (String word : text.split(" ")) {
+        for (String word : glued(text.split(" "))) {
             if (line.length() > 0 && line.length() + 1 + word.length() > width) {
                 out.add(line.toString());
                 line.setLength(0);
@@ -24,6 +24,19 @@ public final class Wrap {
         }
         if (line.length() > 0 || out.isEmpty()) {
             out.add(line.toString());
+        }
+        return out;
+    }
+
+    /** The words, with a binary unit kept on its number's line: {@code (7.9 KiB)} is never broken. */
+    private static List<String> glued(String[] words) {
+        List<String> out = new ArrayList<>(words.length);
+        for (String w : words) {
+            if (!out.isEmpty() && w.matches("[KMGTPE]iB\\)?[,;:.]?") && out.get(out.size() - 1).matches("\\(?[0-9.]+")) {
+                out.set(out.size() - 1, out.get(out.size() - 1) + " " + w);
+            } else {
+                out.add(w);
+            }
         }
         return out;
     }
