@@ -247,6 +247,10 @@ public final class ScanCommand implements Callable<Integer> {
             if (in.wal().checkpoint() != null) {
                 checkpoints.add(in.wal().text() + ": " + name);
             }
+            String open = Inputs.openLine(in, name);
+            if (open != null) {
+                checkpoints.add(open);
+            }
         }
         List<String> out = new ArrayList<>();
         groups.forEach((key, names) -> out.add(key + ": " + (names.size() <= 4 ? String.join(", ", names)

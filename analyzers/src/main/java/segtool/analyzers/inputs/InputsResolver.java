@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import segtool.analyzers.recovery.Checkpoint;
 import segtool.formats.metadata.CreatedRevision;
 import segtool.formats.metadata.PurgeGen;
@@ -223,8 +222,8 @@ public final class InputsResolver {
         WalInputs w = wal.inputs();
         if (cli.checkpoint() != null) {
             if (w.checkpoint() == null) {
-                w = new WalInputs(cli.checkpoint(), "--wal-checkpoint; " + w.source(), w.openActions(), w.notes());
-            } else if (!Objects.equals(cli.checkpoint(), w.checkpoint())) {
+                w = new WalInputs(cli.checkpoint(), "--wal-checkpoint; " + w.source(), w.openSteps(), w.notes());
+            } else if (!cli.checkpoint().samePosition(w.checkpoint())) {
                 return refuse(p, notes, PartitionInputs.Refusal.CONTRADICTS_METADATA, "--wal-checkpoint contradicts "
                         + w.text());
             }

@@ -3,10 +3,16 @@ package segtool.analyzers.inputs;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import segtool.analyzers.recovery.Checkpoint;
+import segtool.analyzers.recovery.DirectoryView;
 import segtool.formats.metadata.Frontier;
 import segtool.formats.metadata.MetadataFormatException;
 import segtool.formats.naming.PartitionPath;
@@ -136,65 +142,118 @@ final class Wal {
         return open(dir, wal, name, seg, checkpoint, source, notes);
     }
 
-    /** METADATA 6.7 steps 1-3: what the open changes before segment recovery; a change means no verdict yet. */
+    /**
+     * METADATA 6.7 steps 1-3: what the open does to the directory before segment recovery, as steps to show and as
+     * the {@link DirectoryView} the checkpoint carries, so that segment recovery is judged on the directory the open
+     * leaves (RECOVERY 9 step 0). Reads only; the refusals the open itself raises (PrepareWal) are kept.
+     */
     private static Result open(Path dir, Path wal, String name, Frontier.SegmentState seg, Checkpoint checkpoint,
                                String source, List<String> notes) throws IOException {
         Frontier.Position tail = seg.tail();
         String publicName = SegmentFiles.stem(tail.startOffset()) + SegmentFiles.LOG;
+        String tmpName = publicName + ".tmp";
         Path pub = dir.resolve(publicName);
-        Path retained = wal.resolve("segment-" + Long.toUnsignedString(tail.generation()) + "-"
-                + Long.toUnsignedString(tail.startOffset()) + ".log");
-        List<String> actions = new ArrayList<>();
-        List<String> changes = new ArrayList<>();
-        Path file = Files.exists(retained) ? retained : Files.exists(pub) ? pub : null;
-        if (file == null) {
+        String retainedName = name + "/segment-" + Long.toUnsignedString(tail.generation()) + "-"
+                + Long.toUnsignedString(tail.startOffset()) + ".log";
+        Path retained = dir.resolve(retainedName);
+        boolean pubExists = Files.exists(pub, LinkOption.NOFOLLOW_LINKS);
+        boolean retainedExists = Files.exists(retained, LinkOption.NOFOLLOW_LINKS);
+        if (!retainedExists && !pubExists) {
             return Result.refuse(PartitionInputs.Refusal.UNDECIDED, name + ": neither " + retained.getFileName()
                     + " nor " + publicName + " exists for the WAL's tail segment; what the open then does is not "
                     + "specified");
         }
-        String shown = file == retained ? name + "/" + retained.getFileName() : publicName;
+        List<WalOpenStep> steps = new ArrayList<>();
+        Set<String> removed = new TreeSet<>();
+        Map<String, String> readAs = new TreeMap<>();
+        Map<String, Long> limits = new TreeMap<>();
+        // step 1: the retained inode, linked from the public name when the WAL has no link of its own
+        Path file = retainedExists ? retained : pub;
+        String shown = retainedExists ? retainedName : publicName;
+        if (!retainedExists) {
+            steps.add(new WalOpenStep(WalOpenStep.Action.LINK_RETAINED, retainedName, publicName, null, null,
+                    "link " + retainedName + " to " + publicName + " (the WAL retains the public inode)"));
+        }
         long size = Files.size(file);
-        if (Long.compareUnsigned(size, tail.length()) < 0) {
+        long published = tail.length();
+        if (Long.compareUnsigned(size, published) < 0) {
             return Result.refuse(PartitionInputs.Refusal.SERVER_REFUSES_PARTITION, "PrepareWal: " + shown + " holds "
-                    + size + " bytes, fewer than the " + Long.toUnsignedString(tail.length())
+                    + size + " bytes, fewer than the " + Long.toUnsignedString(published)
                     + " the frontier published (lost durably published bytes)");
         }
-        if (size > tail.length()) {
-            changes.add("truncate " + shown + " from " + size + " to " + Long.toUnsignedString(tail.length())
-                    + " bytes");
+        boolean cut = size > published;
+        if (cut) {
+            steps.add(new WalOpenStep(WalOpenStep.Action.TRUNCATE, shown, null, size, published, "truncate " + shown
+                    + " from " + size + " to " + Long.toUnsignedString(published) + " bytes (tail.length)"));
         } else {
-            actions.add(shown + " holds the " + Long.toUnsignedString(tail.length()) + " published bytes: kept");
+            steps.add(new WalOpenStep(WalOpenStep.Action.KEEP, shown, null, size, size, shown + " holds the "
+                    + Long.toUnsignedString(published) + " published bytes: kept"));
         }
-        boolean relink = Long.compareUnsigned(tail.length(), seg.maxSize()) < 0
-                || Long.compareUnsigned(tail.nextOffset(), checkpoint.nextOffset()) > 0 || Files.exists(pub);
+        // step 2: the public name re-created from the retained inode, through <S>.log.tmp
+        boolean relink = Long.compareUnsigned(published, seg.maxSize()) < 0
+                || Long.compareUnsigned(tail.nextOffset(), checkpoint.nextOffset()) > 0 || pubExists;
+        boolean publicIsRetained = false;
         if (relink) {
-            if (Files.exists(pub) && Files.isSameFile(pub, file)) {
-                actions.add("re-link " + publicName + " to the WAL's retained inode: already that inode, no change");
-            } else {
-                changes.add((Files.exists(pub) ? "replace " : "create ") + publicName + " from the WAL's retained "
-                        + "inode (through " + publicName + ".tmp)");
+            if (Files.exists(dir.resolve(tmpName), LinkOption.NOFOLLOW_LINKS)) {
+                removed.add(tmpName);
+                steps.add(new WalOpenStep(WalOpenStep.Action.REMOVE_TMP, tmpName, null, null, null, "remove "
+                        + tmpName + " (left by an earlier open; the re-link starts by removing it)"));
             }
+            if (pubExists && Files.isSameFile(pub, file)) {
+                steps.add(new WalOpenStep(WalOpenStep.Action.RELINK_SAME, publicName, shown, null, null, "re-link "
+                        + publicName + " to the WAL's retained inode: already that inode, no change"));
+            } else {
+                boolean replace = pubExists;
+                readAs.put(publicName, retainedName);
+                steps.add(new WalOpenStep(replace ? WalOpenStep.Action.REPLACE : WalOpenStep.Action.CREATE, publicName,
+                        retainedName, null, null, (replace ? "replace " + publicName + " (another inode, "
+                        + Files.size(pub) + " bytes) by" : "create " + publicName + " from") + " the WAL's retained "
+                        + "inode " + retainedName + " (through " + tmpName + ")"));
+            }
+            publicIsRetained = true;
+        } else if (!pubExists) {
+            steps.add(new WalOpenStep(WalOpenStep.Action.NOT_RELINKED, publicName, null, null, null, publicName
+                    + " does not exist and the open does not create it (tail.length = max_size and tail.next_offset "
+                    + "<= the checkpoint's): segment " + Long.toUnsignedString(tail.startOffset())
+                    + " is not in the directory"));
         }
+        // step 3: .log and .index above the tail
+        List<String> deleted = new ArrayList<>();
+        List<String> sameInode = new ArrayList<>();
         try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "*.{log,index}")) {
             for (Path e : s) {
                 String n = e.getFileName().toString();
                 Long stem = SegmentFiles.startOffsetOf(SegmentFiles.stemOf(n));
                 if (stem != null && Long.compareUnsigned(stem, tail.startOffset()) > 0
                         && Long.compareUnsigned(stem, tail.nextOffset()) >= 0) {
-                    changes.add("delete " + n + " (above the WAL's tail " + Long.toUnsignedString(tail.startOffset())
-                            + ", at or past its next offset " + Long.toUnsignedString(tail.nextOffset()) + ")");
+                    deleted.add(n);
+                } else if (cut && !n.equals(publicName) && Files.isSameFile(e, file)) {
+                    sameInode.add(n);
                 }
             }
         }
-        if (Files.exists(dir.resolve(publicName + ".tmp"))) {
-            notes.add(publicName + ".tmp is the WAL's relinking name for its retained inode (METADATA 6.7): left alone");
+        deleted.sort(null);
+        for (String n : deleted) {
+            removed.add(n);
+            steps.add(new WalOpenStep(WalOpenStep.Action.DELETE, n, null, null, null, "delete " + n + " (above the "
+                    + "WAL's tail " + Long.toUnsignedString(tail.startOffset()) + ", at or past its next offset "
+                    + Long.toUnsignedString(tail.nextOffset()) + ")"));
         }
-        if (!changes.isEmpty()) {
-            changes.sort(null);
-            return Result.refuse(PartitionInputs.Refusal.UNDECIDED, "the WAL open (" + source + ") first changes the "
-                    + "directory: " + String.join("; ", changes) + "; segtool does not predict RECOVERY 9 on the "
-                    + "changed directory");
+        if (cut) {
+            // the cut is the inode's: every name of it reads the published bytes only
+            if (publicIsRetained || !retainedExists) {
+                limits.put(publicName, published);
+            }
+            for (String n : sameInode) {
+                limits.put(n, published);
+            }
         }
-        return new Result(new WalInputs(checkpoint, source, actions, notes), null, null);
+        if (!removed.contains(tmpName) && Files.exists(dir.resolve(tmpName), LinkOption.NOFOLLOW_LINKS)) {
+            notes.add(tmpName + " is the WAL's relinking name for its retained inode (METADATA 6.7): left alone");
+        }
+        DirectoryView view = new DirectoryView(removed, readAs, limits);
+        Checkpoint opened = new Checkpoint(checkpoint.startOffset(), checkpoint.length(), checkpoint.nextOffset(),
+                view);
+        return new Result(new WalInputs(opened, source, steps, notes), null, null);
     }
 }

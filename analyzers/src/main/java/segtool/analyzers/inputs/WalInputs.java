@@ -1,17 +1,33 @@
 package segtool.analyzers.inputs;
 
+import java.util.ArrayList;
 import java.util.List;
 import segtool.analyzers.recovery.Checkpoint;
 
 /**
  * What the partition prepare WAL hands segment recovery (METADATA 6): the checkpoint {@code (C, Lc, N)} when the
  * winning frontier slot carries segment state (else null), where it came from, and what the WAL's own open does to
- * the partition directory first (6.7), in order.
+ * the partition directory first (6.7), in order. The checkpoint's {@link Checkpoint#opened() view} is the directory
+ * those steps leave, which is the one segment recovery is judged on.
  */
-public record WalInputs(Checkpoint checkpoint, String source, List<String> openActions, List<String> notes) {
+public record WalInputs(Checkpoint checkpoint, String source, List<WalOpenStep> openSteps, List<String> notes) {
     public WalInputs {
-        openActions = List.copyOf(openActions);
+        openSteps = List.copyOf(openSteps);
         notes = List.copyOf(notes);
+    }
+
+    /** The open's steps as text, in order. */
+    public List<String> openActions() {
+        List<String> out = new ArrayList<>();
+        for (WalOpenStep s : openSteps) {
+            out.add(s.text());
+        }
+        return out;
+    }
+
+    /** True when the open changes the directory before segment recovery, so the verdict is on the changed one. */
+    public boolean openChangesDirectory() {
+        return openSteps.stream().anyMatch(WalOpenStep::changes);
     }
 
     /** {@code checkpoint=(0, 1145, 5) (from prepares-1/frontier slot 0, sequence 2)} or {@code checkpoint=none (...)}. */

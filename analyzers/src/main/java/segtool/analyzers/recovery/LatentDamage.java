@@ -116,7 +116,7 @@ public final class LatentDamage {
     private void region(PartitionPath partition, SegmentReport s, Region region, List<Finding> findings)
             throws IOException {
         long end = region.to();
-        try (SegmentLog log = SegmentLog.open(s.log(), s.start(), partition.partitionId(), end, options);
+        try (SegmentLog log = SegmentLog.open(options.view().file(s.log()), s.start(), partition.partitionId(), end, options);
              IndexFile index = IndexFile.open(s.index())) {
             long n = Math.min(index.entries(), s.entries());
             long i = 0;

@@ -215,7 +215,7 @@ final class PassA {
     }
 
     private SegmentLog open(SegmentDraft seg, long length) throws IOException {
-        return SegmentLog.open(seg.log, seg.start, partitionId, length, options);
+        return SegmentLog.open(options.view().file(seg.log), seg.start, partitionId, length, options);
     }
 
     /** Opens the index (RECOVERY 4.1 step 2): a failure is transient. */
@@ -239,18 +239,20 @@ final class PassA {
      * segment's name is refused (an I/O error), never opened.
      */
     private long length(Path p) throws IOException {
-        if (sweep.deletes(p)) {
+        DirectoryView view = options.view();
+        if (sweep.deletes(p) || view.removes(p)) {
             return 0;
         }
+        Path file = view.file(p);
         try {
-            segtool.formats.io.RegularFile.require(p);
-            return Files.size(p);
+            segtool.formats.io.RegularFile.require(file);
+            return view.length(p, Files.size(file));
         } catch (NoSuchFileException missing) {
             return 0;
         } catch (segtool.formats.io.RegularFile.NotRegular special) {
             throw special;
         } catch (IOException e) {
-            throw IoFailure.raise(p, IoFailure.STAT, e);
+            throw IoFailure.raise(file, IoFailure.STAT, e);
         }
     }
 

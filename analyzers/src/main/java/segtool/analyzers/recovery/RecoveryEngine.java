@@ -93,7 +93,7 @@ public final class RecoveryEngine {
     private void load(PartitionPath partition, boolean durable, Load load) throws IOException, Refusal.Raised {
         Path dir = partition.directory();
 
-        Sweep sweep = Sweep.of(dir);                                                      // step 0 (3)
+        Sweep sweep = Sweep.of(dir, options.view());            // step 0 (3), after the WAL's open (9 step 0)
         load.swept.addAll(sweep.deletions());
         load.warnings.addAll(sweep.warnings());
         Checkpoint cp = options.checkpoint();

@@ -64,6 +64,11 @@ public record RecoveryOptions(long maxMessageSizeUpperBytes, int window, int thr
         return new RecoveryOptions(maxMessageSizeUpperBytes, window, threads, checkpoint, bytesWalked);
     }
 
+    /** The directory as the WAL's open leaves it (RECOVERY 9 step 0), or {@link DirectoryView#AS_IS}. */
+    public DirectoryView view() {
+        return checkpoint == null ? DirectoryView.AS_IS : checkpoint.opened();
+    }
+
     /** {@code MAXB} of RECOVERY 2.1: {@code MAX_MESSAGE_SIZE_UPPER_BYTES + 256}. */
     public long maxBatchBytes() {
         return maxMessageSizeUpperBytes + BatchHeader.LENGTH;

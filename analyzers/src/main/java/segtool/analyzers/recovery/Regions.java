@@ -33,8 +33,8 @@ final class Regions {
 
     private LogRegions segment(PartitionReport r, SegmentReport s) {
         if (s.result() == SegmentReport.Result.NOT_EXAMINED) {
-            long log = sizeOnDisk(s.log());
-            return new LogRegions(s.start(), log, sizeOnDisk(s.index()),
+            long log = sizeOnDisk(s.log(), options.view());
+            return new LogRegions(s.start(), log, sizeOnDisk(s.index(), options.view()),
                     new RegionCanvas(log, Region.Kind.UNEXAMINED).regions(), null);
         }
         long len = s.logLength();
@@ -58,7 +58,7 @@ final class Regions {
                 break;
             case REFUSED:
                 if (here != null) {
-                    try (SegmentLog log = SegmentLog.open(s.log(), s.start(), r.partition().partitionId(), len,
+                    try (SegmentLog log = SegmentLog.open(options.view().file(s.log()), s.start(), r.partition().partitionId(), len,
                             options)) {
                         survivors = refused(c, s, r, here, log);
                     } catch (IOException unreadable) {
@@ -211,10 +211,10 @@ final class Regions {
         return new Survivors(from, pos, records, first, last, stop);
     }
 
-    /** A file's length for a segment the load never reached; missing or unreadable reads as 0. */
-    private static long sizeOnDisk(Path p) {
+    /** A file's length (in the WAL open's view) for a segment the load never reached; missing or unreadable: 0. */
+    private static long sizeOnDisk(Path p, DirectoryView view) {
         try {
-            return Files.size(p);
+            return view.removes(p) ? 0 : view.length(p, Files.size(view.file(p)));
         } catch (IOException e) {
             return 0;
         }

@@ -75,6 +75,14 @@ public final class Sweep {
      * failure, a non-directory included, is an I/O error naming the directory. Reads only.
      */
     public static Sweep of(Path dir) throws IOException {
+        return of(dir, DirectoryView.AS_IS);
+    }
+
+    /**
+     * As {@link #of(Path)}, over the directory as {@code view} shows it: its removed names are not listed, and a name
+     * it reads from another file is listed even when it does not exist yet (RECOVERY 9 step 0, METADATA 6.7).
+     */
+    public static Sweep of(Path dir, DirectoryView view) throws IOException {
         TreeSet<Path> names = new TreeSet<>();
         try (DirectoryStream<Path> listing = Files.newDirectoryStream(dir)) {
             for (Path p : listing) {
@@ -86,6 +94,12 @@ public final class Sweep {
             throw IoFailure.raise(dir, IoFailure.LIST, "not a directory");
         } catch (IOException e) {
             throw IoFailure.raise(dir, IoFailure.LIST, e);
+        }
+        if (!view.asIs()) {
+            names.removeIf(view::removes);
+            for (String n : view.readAs().keySet()) {
+                names.add(dir.resolve(n));
+            }
         }
         Set<String> logStems = new HashSet<>();
         for (Path p : names) {
@@ -117,7 +131,8 @@ public final class Sweep {
                     if (!SegmentFiles.isCanonical(stem)) {
                         warnings.add(name + ": non-canonical segment name; the server reads "
                                 + SegmentFiles.stem(start) + ".log instead"
-                                + (Files.exists(SegmentFiles.log(dir, start)) ? "" : ", which does not exist"));
+                                + ((view.asIs() ? Files.exists(SegmentFiles.log(dir, start))
+                                : names.contains(SegmentFiles.log(dir, start))) ? "" : ", which does not exist"));
                     }
                 } else {
                     entries.add(new Entry(p, Kind.UNNAMED_LOG, false, null));

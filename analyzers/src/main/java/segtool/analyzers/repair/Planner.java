@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import segtool.analyzers.inputs.WalLinks;
+import segtool.analyzers.recovery.DirectoryView;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.PlannedOp;
 import segtool.analyzers.recovery.SegmentReport;
@@ -29,10 +30,20 @@ public final class Planner {
 
     /** The plan that makes an accepted partition's files what the server's pass C would make them. */
     public static RepairPlan repair(PartitionReport report) throws IOException {
+        return repair(report, DirectoryView.AS_IS);
+    }
+
+    /**
+     * {@link #repair(PartitionReport)} for a partition judged on the directory the WAL's open leaves ({@code opened},
+     * METADATA 6.7): the judgement's operations are already those of the post-open directory, and an operation on a
+     * name the open deletes, re-links or truncates is refused ({@link Unsafe}), since the file it would change now
+     * is not the file recovery will read. Operations on every other name commute with the open.
+     */
+    public static RepairPlan repair(PartitionReport report, DirectoryView opened) throws IOException {
         if (report.outcome() != PartitionReport.Outcome.ACCEPTED) {
             throw new IllegalArgumentException("cannot plan a repair of a " + report.outcome().json() + " partition");
         }
-        return plan("repair", report, report.operations());
+        return plan("repair", report, report.operations(), opened);
     }
 
     /**
@@ -40,6 +51,12 @@ public final class Planner {
      * rebuilt index staged, then installed.
      */
     public static RepairPlan rebuildIndex(PartitionReport report, List<SegmentReport> segments) throws IOException {
+        return rebuildIndex(report, segments, DirectoryView.AS_IS);
+    }
+
+    /** {@link #rebuildIndex(PartitionReport, List)} with the WAL open's view, refused as {@link #repair} is. */
+    public static RepairPlan rebuildIndex(PartitionReport report, List<SegmentReport> segments, DirectoryView opened)
+            throws IOException {
         Path dir = report.partition().directory();
         List<PlannedOp> ops = new ArrayList<>();
         for (SegmentReport s : segments) {
@@ -53,7 +70,7 @@ public final class Planner {
             ops.add(new PlannedOp.InstallIndex(s.index(), s.start(), SegmentFiles.indexStaging(dir, s.start()),
                     s.rebuiltEntries(), size(s.index())));
         }
-        return plan("rebuild-index", report, ops);
+        return plan("rebuild-index", report, ops, opened);
     }
 
     /**
@@ -61,7 +78,7 @@ public final class Planner {
      * checks, every removed range's reason prefixed with {@code why}.
      */
     static RepairPlan acceptLoss(PartitionReport report, List<PlannedOp> ops, String why) throws IOException {
-        RepairPlan p = plan(AcceptLoss.COMMAND, report, ops);
+        RepairPlan p = plan(AcceptLoss.COMMAND, report, ops, DirectoryView.AS_IS);
         List<RepairPlan.Leaving> leaving = new ArrayList<>();
         for (RepairPlan.Leaving l : p.leaving()) {
             leaving.add(new RepairPlan.Leaving(l.op(), l.file(), l.offset(), l.length(), l.originalLength(),
@@ -78,9 +95,37 @@ public final class Planner {
         }
     }
 
-    private static RepairPlan plan(String command, PartitionReport report, List<PlannedOp> engineOps)
-            throws IOException {
+    /**
+     * Refuses an operation on {@code file} when the WAL's open changes that name first: one line naming the file,
+     * what the open does to it, and why segtool does not touch it.
+     */
+    private static void notChangedByTheOpen(DirectoryView opened, Path file, String op) throws Unsafe {
+        String n = file.getFileName().toString();
+        String what = opened.removed().contains(n) ? "deletes it"
+                : opened.readAs().containsKey(n) ? "replaces it by the inode it retains as " + opened.readAs().get(n)
+                : opened.limits().containsKey(n) ? "truncates its inode to " + opened.limits().get(n) + " bytes"
+                : null;
+        if (what != null) {
+            throw new Unsafe(file + ": the server's WAL open " + what + " before segment recovery runs (METADATA "
+                    + "6.7), so the " + op + " planned for the post-open directory cannot be done to the file there "
+                    + "now; segtool changes nothing here: let the server's WAL open run first (start it once), then "
+                    + "judge and repair again");
+        }
+    }
+
+    private static RepairPlan plan(String command, PartitionReport report, List<PlannedOp> engineOps,
+                                   DirectoryView opened) throws IOException {
         Path dir = report.partition().directory();
+        if (!opened.asIs()) {
+            for (PlannedOp op : engineOps) {
+                notChangedByTheOpen(opened, op.path(), op.kind());
+                if (op instanceof PlannedOp.Fence f) {
+                    notChangedByTheOpen(opened, SegmentFiles.index(dir, f.segmentStart()), op.kind());
+                } else if (op instanceof PlannedOp.InstallIndex i) {
+                    notChangedByTheOpen(opened, i.staging(), op.kind());
+                }
+            }
+        }
         List<RepairOp> ops = new ArrayList<>();
         List<RepairPlan.Leaving> leaving = new ArrayList<>();
         Map<String, byte[]> contents = new LinkedHashMap<>();

@@ -152,7 +152,7 @@ public final class Repairer {
                 run.after = run.resumed.isEmpty() ? null : run.before;
                 return run.outcome(run.resumed.isEmpty() ? Status.CLEAN : Status.APPLIED);
             }
-            run.plan = Planner.repair(run.before);
+            run.plan = Planner.repair(run.before, engine.options().view());
             return run.execute();
         });
     }
@@ -216,7 +216,7 @@ public final class Repairer {
                     run.after = run.resumed.isEmpty() ? null : run.before;
                     return run.outcome(run.resumed.isEmpty() ? Status.CLEAN : Status.APPLIED);
                 }
-                run.plan = Planner.repair(run.before);
+                run.plan = Planner.repair(run.before, engine.options().view());
                 return run.execute();
             }
             Salvager.Options options = Salvager.Options.defaults(version)
@@ -274,7 +274,7 @@ public final class Repairer {
                 run.cuts.add(new Cut(now.refusal(), stake, next, null));
             }
             if (now.outcome() == PartitionReport.Outcome.ACCEPTED && now.changesFiles()) {
-                RepairPlan repair = Planner.repair(now);
+                RepairPlan repair = Planner.repair(now, engine.options().view());
                 run.cuts.add(new Cut(null, null, repair, null));
                 if (!confirm.approve(repair)) {
                     run.after = now;
@@ -404,7 +404,7 @@ public final class Repairer {
                         + "the writer's one per flush, so boot's durable-mode step-back check has less evidence "
                         + "for these segments until the server writes new entries");
             }
-            run.plan = Planner.rebuildIndex(run.before, targets);
+            run.plan = Planner.rebuildIndex(run.before, targets, engine.options().view());
             return run.execute();
         });
     }

@@ -120,6 +120,11 @@ public final class Collector {
             verdict = EngineView.verdict(report);
             report.segments().forEach(s -> starts.add(s.start()));
             warnings = new ArrayList<>(report.warnings());
+            if (in.wal().openChangesDirectory()) {
+                warnings.add("the verdict is on the directory the server's WAL open leaves (METADATA 6.7), which "
+                        + "first will " + String.join("; ", in.wal().openSteps().stream().filter(x -> x.changes())
+                        .map(x -> x.text()).toList()) + "; the digests are of the files as they are now");
+            }
         } else {
             verdict = new PartitionManifest.Verdict(PartitionManifest.NOT_JUDGED, ExitCode.of(in.refusal()), null,
                     null, null, in.refusalLine(), PartitionManifest.Chain.EMPTY);

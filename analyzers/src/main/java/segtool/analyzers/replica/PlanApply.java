@@ -116,6 +116,14 @@ public final class PlanApply {
                 return new Outcome(e.key(), dir, ExitCode.of(local.refusal()) == ExitCode.IO_ERROR ? "io_error"
                         : "refused", details, null, null);
             }
+            if (local.wal().openChangesDirectory()) {
+                // the plan's digests are of the files as they are; the server's WAL open changes some first
+                details.add(dir + ": the server's WAL open changes this directory before segment recovery ("
+                        + String.join("; ", changes(local)) + "; METADATA 6.7), so a plan collected from its files "
+                        + "as they are does not apply to what recovery reads; segtool changes nothing here: let the "
+                        + "WAL open run first (start the server once), then collect and plan again");
+                return new Outcome(e.key(), dir, "refused", details, null, null);
+            }
             Identity here = local.identity() == null ? Identity.UNKNOWN : local.identity();
             // every part the plan names must still be known here and the same: a part now unknown is not proof
             boolean revisionMoved = e.key().createdRevision() != null
@@ -169,6 +177,12 @@ public final class PlanApply {
             details.add(x.getMessage() == null ? x.toString() : x.getMessage());
             return new Outcome(e.key(), dir, "io_error", details, null, null);
         }
+    }
+
+    private static List<String> changes(PartitionInputs in) {
+        List<String> out = new ArrayList<>();
+        in.wal().openSteps().stream().filter(x -> x.changes()).forEach(x -> out.add(x.text()));
+        return out;
     }
 
     /** The donor's partition directory: {@code DIR/streams/s/topics/t/partitions/p}, or DIR itself. */

@@ -9,6 +9,8 @@ import java.math.BigInteger;
 import java.util.List;
 import java.util.Map;
 import segtool.analyzers.inputs.PartitionInputs;
+import segtool.analyzers.inputs.WalInputs;
+import segtool.analyzers.inputs.WalOpenStep;
 import segtool.analyzers.recovery.AnchorSearch;
 import segtool.analyzers.recovery.Checkpoint;
 import segtool.analyzers.recovery.LatentDamage;
@@ -135,8 +137,10 @@ public final class ScanJson {
     }
 
     /**
-     * The inputs of one partition, inserted after its {@code partition_id}: {@code durability}, {@code durability_source}, {@code durability_from}, {@code durability_override},
-     * {@code checkpoint}, {@code checkpoint_source}, {@code wal_open}, {@code input_notes}, {@code inputs_refusal}.
+     * The inputs of one partition, inserted after its {@code partition_id}: {@code durability},
+     * {@code durability_source}, {@code durability_from}, {@code durability_override}, {@code checkpoint},
+     * {@code checkpoint_source}, {@code wal_open}, {@code wal_open_steps}, {@code judged_after_wal_open},
+     * {@code input_notes}, {@code inputs_refusal}.
      */
     static void inputs(ObjectNode o, PartitionInputs in) {
         ObjectNode copy = o.deepCopy();
@@ -163,6 +167,8 @@ public final class ScanJson {
                 o.put("checkpoint_source", in.wal().source());
                 ArrayNode open = o.putArray("wal_open");
                 in.wal().openActions().forEach(open::add);
+                walOpenSteps(o.putArray("wal_open_steps"), in.wal());
+                o.put("judged_after_wal_open", in.wal().openChangesDirectory());
                 o.putNull("inputs_refusal");
             } else {
                 o.putNull("durability");
@@ -172,6 +178,8 @@ public final class ScanJson {
                 o.putNull("checkpoint");
                 o.putNull("checkpoint_source");
                 o.putArray("wal_open");
+                o.putArray("wal_open_steps");
+                o.put("judged_after_wal_open", false);
                 ObjectNode refusal = o.putObject("inputs_refusal");
                 refusal.put("kind", in.refusalJson());
                 refusal.put("reason", in.refusalLine());
@@ -179,6 +187,28 @@ public final class ScanJson {
             ArrayNode notes = o.putArray("input_notes");
             in.notes().forEach(notes::add);
         });
+    }
+
+    /**
+     * The WAL open's steps (METADATA 6.7), in order: {@code {action, file, from, from_bytes, to_bytes, changes,
+     * text}}; {@code file} and {@code from} are relative to the partition directory.
+     */
+    public static void walOpenSteps(ArrayNode out, WalInputs wal) {
+        for (WalOpenStep s : wal.openSteps()) {
+            ObjectNode n = out.addObject();
+            n.put("action", s.action().json());
+            n.put("file", s.file());
+            n.put("from", s.from());
+            if (s.fromBytes() == null) {
+                n.putNull("from_bytes");
+                n.putNull("to_bytes");
+            } else {
+                u64(n, "from_bytes", s.fromBytes());
+                u64(n, "to_bytes", s.toBytes());
+            }
+            n.put("changes", s.changes());
+            n.put("text", s.text());
+        }
     }
 
     public static ObjectNode partition(PartitionReport r) {

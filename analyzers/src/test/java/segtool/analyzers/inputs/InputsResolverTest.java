@@ -268,15 +268,16 @@ class InputsResolverTest {
     }
 
     @Test
-    void walOpenWouldTruncateTheTail_noVerdictOnTheRawDirectory() throws Exception {
+    void walOpenWouldTruncateTheTail_judgedOnTheCutDirectory() throws Exception {
         NodeDir n = new NodeDir(tmp.resolve("node"));
         n.snapshot(SnapshotWriter.example28().file());
         Path p = n.partition(0, 0, 0, 1);
         NodeDir.wal(p, 1, FrontierWriter.example69().checkpoint(0, 782, 4));
         PartitionInputs in = resolve(p);
-        assertEquals(PartitionInputs.Refusal.UNDECIDED, in.refusal());
-        assertTrue(in.refusalLine().contains("truncate prepares-1/segment-0-0.log from 1145 to 782 bytes"),
-                in.refusalLine());
+        assertTrue(in.judgeable(), in.refusalLine());
+        assertEquals("truncate prepares-1/segment-0-0.log from 1145 to 782 bytes (tail.length)",
+                in.wal().openActions().get(0));
+        assertEquals(782, judge(in).segments().get(0).logLength());
         NodeDir m = new NodeDir(tmp.resolve("node2"));
         m.snapshot(SnapshotWriter.example28().file());
         Path q = m.partition(0, 0, 0, 1);

@@ -75,6 +75,7 @@ public final class RebuildIndexCommand implements Callable<Integer> {
         if (text) {
             out.println(name + ": " + in.durability().text());
             RepairCli.warnMode(in, given, out, "  WARNING: ");
+            RepairCli.walOpen(in, out, "  ");
             out.flush();
         } else {
             RepairCli.warnMode(in, given, err, "segtool: WARNING: " + in.partition().directory() + ": ");

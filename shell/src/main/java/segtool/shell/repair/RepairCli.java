@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import segtool.analyzers.inputs.DurabilitySource;
 import segtool.analyzers.inputs.InputsResolver;
 import segtool.analyzers.inputs.PartitionInputs;
+import segtool.analyzers.report.ScanJson;
 import segtool.analyzers.recovery.RecoveryOptions;
 import segtool.analyzers.repair.Applier;
 import segtool.analyzers.repair.Confirm;
@@ -108,6 +109,8 @@ final class RepairCli {
             ObjectNode n = (ObjectNode) parts.get(i);
             n.put("durability_source", judged.get(i).durability().source().json());
             n.put("durability_from", judged.get(i).durability().text());
+            ScanJson.walOpenSteps(n.putArray("wal_open_steps"), judged.get(i).wal());
+            n.put("judged_after_wal_open", judged.get(i).wal().openChangesDirectory());
         }
     }
 
@@ -148,6 +151,27 @@ final class RepairCli {
             w.println(prefix + HIDDEN_LOSS);
             w.flush();
         }
+    }
+
+    /**
+     * For a partition whose WAL open changes its directory (METADATA 6.7): what the server's open will first do, and
+     * that the plan below is recovery's on the directory it leaves, printed before the plan. segtool does not carry
+     * out the open's own steps: they are the server's, and the WAL's frontier describes them.
+     */
+    static void walOpen(PartitionInputs in, PrintWriter w, String prefix) {
+        if (!in.wal().openChangesDirectory()) {
+            return;
+        }
+        w.println(prefix + "the server's WAL open will first (METADATA 6.7, " + in.wal().source() + "):");
+        for (var s : in.wal().openSteps()) {
+            if (s.changes()) {
+                w.println(prefix + "  " + s.text());
+            }
+        }
+        w.println(prefix + "then segment recovery runs on the directory it leaves: the verdict and the plan below are "
+                + "for that directory; segtool leaves the open's own steps to the server and plans nothing on the "
+                + "names they change");
+        w.flush();
     }
 
     /** The warning {@link #warnMode} prints. */

@@ -124,6 +124,7 @@ public final class RepairCommand implements Callable<Integer> {
             if (text && !output.quiet()) {
                 out.println(name(in.partition(), target) + ": " + in.durability().text());
                 RepairCli.warnMode(in, given, out, "  WARNING: ");
+                RepairCli.walOpen(in, out, "  ");
                 out.flush();
             } else {
                 RepairCli.warnMode(in, given, err, "segtool: WARNING: " + in.partition().directory() + ": ");

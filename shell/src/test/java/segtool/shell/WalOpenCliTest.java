@@ -1,0 +1,104 @@
+package segtool.shell;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import segtool.analyzers.exit.ExitCode;
+import segtool.samples.metadata.FrontierWriter;
+import segtool.samples.metadata.NodeDir;
+import segtool.samples.metadata.SnapshotWriter;
+
+/**
+ * The WAL's own open (METADATA 6.7) on the command line: scan, explain and the repair dry run say what the server's
+ * open will first do to the directory, judge the directory it leaves, and change nothing.
+ */
+class WalOpenCliTest {
+    @TempDir
+    Path tmp;
+
+    private static final String CUT = "truncate prepares-1/segment-0-0.log from 1145 to 782 bytes (tail.length)";
+
+    /** FORMAT 8's A | B | C under a frontier whose tail and checkpoint are (0, 782, 4): the open cuts C off. */
+    private NodeDir cutByTheOpen() throws Exception {
+        NodeDir n = new NodeDir(tmp.resolve("node"));
+        n.snapshot(SnapshotWriter.example28().file());
+        NodeDir.wal(n.partition(0, 0, 0, 1), 1, FrontierWriter.example69().checkpoint(0, 782, 4));
+        return n;
+    }
+
+    private static String flat(String s) {
+        return s.replaceAll("\\s+", " ");
+    }
+
+    @Test
+    void scanAndExplain_showTheOpensStepsAndJudgeTheDirectoryItLeaves() throws Exception {
+        NodeDir n = cutByTheOpen();
+        Path p = n.partitionDir(0, 0, 0);
+        Cli.Result scan = Cli.run("scan", p);
+        assertEquals(ExitCode.CHANGES, scan.exit(), scan.toString());
+        String s = flat(scan.out());
+        assertTrue(s.contains("WAL open, before segment recovery (METADATA 6.7): " + CUT), scan.out());
+        assertTrue(s.contains(flat(Inputs.AFTER_OPEN)), scan.out());
+
+        Cli.Result explain = Cli.run("explain", p);
+        String e = flat(explain.out());
+        assertTrue(e.contains("WAL open, before segment recovery (METADATA 6.7): " + CUT), explain.out());
+        assertTrue(e.indexOf(CUT) < e.indexOf(flat(Inputs.AFTER_OPEN)), explain.out());
+
+        JsonNode j = new ObjectMapper().readTree(Cli.run("scan", "--json", p).out()).get("partitions").get(0);
+        assertTrue(j.get("judged_after_wal_open").asBoolean());
+        JsonNode step = j.get("wal_open_steps").get(0);
+        assertEquals("truncate", step.get("action").asText());
+        assertEquals("prepares-1/segment-0-0.log", step.get("file").asText());
+        assertEquals(1145, step.get("from_bytes").asLong());
+        assertEquals(782, step.get("to_bytes").asLong());
+        assertTrue(step.get("changes").asBoolean());
+        assertEquals("relink_same", j.get("wal_open_steps").get(1).get("action").asText());
+        assertFalse(j.get("wal_open_steps").get(1).get("changes").asBoolean());
+        assertEquals(CUT, j.get("wal_open").get(0).asText());
+        assertEquals("accepted", j.get("outcome").asText());
+        assertEquals(782, j.get("segments").get(0).get("before").get("log_size").asLong(), j.toString());
+
+        assertEquals(1145, Files.size(p.resolve("00000000000000000000.log")), "nothing on disk changed");
+    }
+
+    @Test
+    void scanDataDir_namesThePartitionsJudgedAfterTheOpen() throws Exception {
+        NodeDir n = new NodeDir(tmp.resolve("node"));
+        n.snapshot(NodeDir.oneStream(5, 2, java.util.List.of(NodeDir.topic(0, "t", segtool.samples.metadata.Opt
+                .post4092(segtool.samples.metadata.Opt.string("durability", "persisted", true)), 1, 1))).file());
+        NodeDir.wal(n.partition(0, 0, 0, 1), 1, FrontierWriter.example69().checkpoint(0, 782, 4));
+        n.partition(0, 0, 1, 1);
+        Cli.Result dir = Cli.run("scan", n.root);
+        assertEquals(ExitCode.CHANGES, dir.exit(), dir.toString());
+        String d = flat(dir.out());
+        assertTrue(d.contains("s0/t0/p0: judged on the directory after the server's WAL open (METADATA 6.7), which "
+                + "first will " + CUT), dir.out());
+        assertFalse(d.contains("s0/t0/p1: judged on the directory after"), dir.out());
+    }
+
+    @Test
+    void repairDryRun_saysTheOpenComesFirst_andPlansOnlyWhatItLeavesAlone() throws Exception {
+        NodeDir n = cutByTheOpen();
+        Path p = n.partitionDir(0, 0, 0);
+        Cli.Result r = Cli.run("repair", p);
+        assertEquals(ExitCode.CHANGES, r.exit(), r.toString());
+        String o = flat(r.out());
+        int open = o.indexOf("the server's WAL open will first (METADATA 6.7, prepares-1/frontier slot 0, sequence 2): "
+                + CUT);
+        int then = o.indexOf("then segment recovery runs on the directory it leaves");
+        assertTrue(open >= 0 && then > open, r.out());
+        assertTrue(o.contains("00000000000000000000.index"), r.out());
+        JsonNode j = new ObjectMapper().readTree(Cli.run("repair", "--json", p).out()).get("partitions").get(0);
+        assertTrue(j.get("judged_after_wal_open").asBoolean(), j.toString());
+        assertEquals("truncate", j.get("wal_open_steps").get(0).get("action").asText());
+        assertEquals(1145, Files.size(p.resolve("00000000000000000000.log")));
+    }
+}
