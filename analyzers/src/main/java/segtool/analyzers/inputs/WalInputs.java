@@ -25,9 +25,13 @@ public record WalInputs(Checkpoint checkpoint, String source, List<WalOpenStep> 
         return out;
     }
 
-    /** True when the open changes the directory before segment recovery, so the verdict is on the changed one. */
+    /**
+     * True when the open changes what segment recovery lists or reads (a name removed, re-linked or cut), so the
+     * verdict is on the changed directory. A step that changes only {@code prepares-<rev>/} (the retained link made
+     * from the public name) does not count.
+     */
     public boolean openChangesDirectory() {
-        return openSteps.stream().anyMatch(WalOpenStep::changes);
+        return checkpoint != null && !checkpoint.opened().asIs();
     }
 
     /** {@code checkpoint=(0, 1145, 5) (from prepares-1/frontier slot 0, sequence 2)} or {@code checkpoint=none (...)}. */

@@ -4,9 +4,10 @@ package segtool.analyzers.inputs;
  * One thing the partition prepare WAL's open does to the partition directory before segment recovery reads it
  * (METADATA 6.7 steps 1-3), in the server's order. {@code file} is relative to the partition directory;
  * {@code from} is the file a link is made from (create, replace, link_retained), else null; {@code fromBytes} and
- * {@code toBytes} are the lengths a truncation goes between, else null. {@link #changes()} is false for the steps
- * that leave the directory as it is (the retained inode already holds exactly the published bytes; the public name
- * is already that inode).
+ * {@code toBytes} are the lengths a truncation goes between, else null. {@link #changes()} is true for a step that
+ * changes something on disk, false for one that leaves everything as it is (the retained inode already holds exactly
+ * the published bytes; the public name is already that inode); whether segment recovery sees a change is
+ * {@link WalInputs#openChangesDirectory()}.
  */
 public record WalOpenStep(Action action, String file, String from, Long fromBytes, Long toBytes, String text) {
     /** What a step does; {@link #json()} is its name in reports. */
