@@ -2,6 +2,7 @@ package segtool.analyzers.salvage;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import segtool.analyzers.recovery.ChainVerifier;
 import segtool.formats.io.LittleEndian;
 import segtool.formats.io.SegmentChannel;
 import segtool.formats.io.U64;
@@ -26,7 +27,11 @@ import segtool.formats.log.RecordVerifier;
  * {@link #FAILED_VERIFY_BYTES_PER_BYTE} bytes per byte of the log. Honest damage never comes near it (a failing
  * verification needs a plausible header: a decodable, fitting, advancing record claim). Residue crafted with
  * overlapping plausible claims can exhaust it; the scan then says so, and the bytes from the candidate it stopped at
- * to the end are reported {@code unexamined}, never as lost or clean. Memory is the channel's window.
+ * to the end are reported {@code unexamined}, never as lost or clean.
+ *
+ * <p>The walk's records are verified through the engine's {@link ChainVerifier}, ahead of the walk on every core
+ * (the same answers as one check after another); the search's candidates on the calling thread. Memory is the
+ * channel's window plus the verifier's ring (about 2 x threads windows).
  */
 final class LogScan {
     /** Bytes that failing verifications may read, per byte of the log (the engine's probe allows 4, and refuses). */
@@ -88,6 +93,13 @@ final class LogScan {
      * record as part of the chain. {@code reportUnverified} reports the records that frame at a damage position.
      */
     Stats run(boolean chainEligible, boolean reportUnverified, Sink sink) throws IOException {
+        try (ChainVerifier walk = ChainVerifier.open(log, maxBatchBytes)) {
+            return run(chainEligible, reportUnverified, sink, walk);
+        }
+    }
+
+    private Stats run(boolean chainEligible, boolean reportUnverified, Sink sink, ChainVerifier walk)
+            throws IOException {
         long pos = 0;
         boolean chain = chainEligible;
         long expected = start;
@@ -108,7 +120,7 @@ final class LogScan {
                         sink.unexamined(pos, length, allowanceText(pos));
                         return stats(verified, unverified, regions, true);
                     }
-                    defect = verifier.verify(log, pos, h.batchLength());
+                    defect = walk.verify(pos, h.batchLength());
                     verifications++;
                     if (defect == null) {
                         refund(h.batchLength());

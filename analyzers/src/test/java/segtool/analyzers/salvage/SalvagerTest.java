@@ -170,6 +170,36 @@ class SalvagerTest {
 
     @Test
     void damageInSeveralPlaces_everyVerifyingRecordFound() throws IOException {
+        damageInSeveralPlaces(tmp);
+    }
+
+    /**
+     * The same damage and the same answers when the forward pass verifies ahead on 3 threads through 4 KiB windows
+     * (the engine's ring, several records and window hand-overs per segment), as a large log does by default.
+     */
+    @Test
+    void damageInSeveralPlaces_sameAnswers_verifiedAheadOnSeveralThreads() throws IOException {
+        String threads = System.getProperty("segtool.threads");
+        String window = System.getProperty("segtool.window");
+        try {
+            System.setProperty("segtool.threads", "3");
+            System.setProperty("segtool.window", "4096");
+            damageInSeveralPlaces(tmp);
+        } finally {
+            restore("segtool.threads", threads);
+            restore("segtool.window", window);
+        }
+    }
+
+    private static void restore(String key, String value) {
+        if (value == null) {
+            System.clearProperty(key);
+        } else {
+            System.setProperty(key, value);
+        }
+    }
+
+    private void damageInSeveralPlaces(Path tmp) throws IOException {
         Path p = tmp.resolve("p/streams/1/topics/1/partitions/3");
         List<SegmentLayout> layout = PartitionWriter.fill(p, PartitionWriter.Config.of(3)
                 .messagesRequiredToSave(1).segmentSize(20_000), 120, 2, 300, 42);
