@@ -22,6 +22,7 @@ final class PassA {
     private final boolean durable;
     private final Budget budget;
     private final Sweep sweep;
+    private boolean keptEntries;
 
     PassA(RecoveryOptions options, long partitionId, boolean durable, Budget budget, Sweep sweep) {
         this.options = options;
@@ -29,6 +30,17 @@ final class PassA {
         this.durable = durable;
         this.budget = budget;
         this.sweep = sweep;
+    }
+
+    /**
+     * From now on, a segment kept at step A6 because W(first) walked from byte 0 to the end of the log also carries,
+     * as its rebuilt entries, the index R() would write: R() from byte 0 takes exactly the records that walk took
+     * (the same start, expected offset and checks, RECOVERY 4.5-4.6) and its probe starts at the end of the log,
+     * where there is nothing to probe. {@code rebuild-index} then needs no second walk. The verdict is unchanged.
+     */
+    PassA withKeptEntries() {
+        keptEntries = true;
+        return this;
     }
 
     /** One segment of the partition, 4.1 to 4.10. */
@@ -130,10 +142,14 @@ final class PassA {
         }
         if (!durable) {
             seg.step = DecisionStep.A6;
-            Walk f = walks.anchored("W(first)", seg.first);
+            List<IndexEntry> entries = keptEntries && seg.first.position() == 0 ? new ArrayList<>() : null;
+            Walk f = walks.anchored("W(first)", seg.first, entries);
             seg.fromFirst = f;
             if (f.position() == seg.logLength && f.provedMessages()) {
                 keep(seg, f.startTimestamp(), f.endTimestamp(), f.endOffset(), seg.logLength);
+                if (entries != null) {
+                    seg.rebuiltEntries = List.copyOf(entries);
+                }
             } else {
                 useRebuild(seg, rebuild(seg, log));
             }

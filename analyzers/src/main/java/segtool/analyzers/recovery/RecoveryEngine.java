@@ -52,7 +52,22 @@ public final class RecoveryEngine {
 
     /** The verdict boot recovery reaches for this partition directory under {@code enforce_fsync = durable}. */
     public PartitionReport judge(PartitionPath partition, boolean durable) {
+        return judge(partition, durable, false);
+    }
+
+    /**
+     * {@link #judge(PartitionPath, boolean)}, where each segment kept because its byte-0 walk W(first) reached the
+     * end of the log (lenient mode, step A6) also carries in {@code rebuiltEntries} the index R() would rebuild from
+     * those same records: what {@code rebuild-index} writes, without walking the log a second time. The verdict and
+     * every other number are those of {@code judge}.
+     */
+    public PartitionReport judgeKeepingEntries(PartitionPath partition, boolean durable) {
+        return judge(partition, durable, true);
+    }
+
+    private PartitionReport judge(PartitionPath partition, boolean durable, boolean keptEntries) {
         Load load = new Load();
+        load.keptEntries = keptEntries;
         PartitionReport.Outcome outcome = PartitionReport.Outcome.ACCEPTED;
         Refusal refusal = null;
         String ioError = null;
@@ -87,6 +102,7 @@ public final class RecoveryEngine {
         final List<String> warnings = new ArrayList<>();
         final List<SegmentDraft> segments = new ArrayList<>();
         long recoverableBytes;
+        boolean keptEntries;
     }
 
     /** One partition load, pass by pass; the first refusal ends it (RECOVERY 2.2). */
@@ -104,6 +120,9 @@ public final class RecoveryEngine {
         }
 
         PassA passA = new PassA(options, partition.partitionId(), durable, load.budget, sweep);
+        if (load.keptEntries) {
+            passA.withKeptEntries();
+        }
         PassCPlan passC = new PassCPlan(dir);
         for (SegmentDraft seg : load.segments) {                                         // pass A (4)
             boolean checkpointSegment = cp != null && seg.start == cp.startOffset();

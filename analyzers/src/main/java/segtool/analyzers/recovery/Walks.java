@@ -25,7 +25,15 @@ final class Walks {
 
     /** W(anchor) of RECOVERY 4.5, named {@code name} in the evidence (W(last), W(first)). */
     Walk anchored(String name, IndexEntry anchor) throws IOException, Refusal.Raised {
-        return walk(name, anchor.position(), anchor.offset(), anchor.timestamp(), true, null);
+        return anchored(name, anchor, null);
+    }
+
+    /**
+     * W(anchor), also adding to {@code entries} (null: none) the index entries R() adds for the same records: the
+     * stride counts from the walk's first record, so they are R()'s only when the anchor sits at byte 0.
+     */
+    Walk anchored(String name, IndexEntry anchor, List<IndexEntry> entries) throws IOException, Refusal.Raised {
+        return walk(name, anchor.position(), anchor.offset(), anchor.timestamp(), true, entries);
     }
 
     /** The loop of R() of RECOVERY 4.6; the rebuilt index entries (F 3.3 stride) are added to {@code entries}. */

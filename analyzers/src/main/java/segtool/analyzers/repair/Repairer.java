@@ -364,7 +364,7 @@ public final class Repairer {
             if (!run.prepare()) {
                 return run.outcome(Status.IN_USE);
             }
-            run.before = engine.judge(run.partition, durable);
+            run.before = engine.judgeKeepingEntries(run.partition, durable);
             Status judged = run.judged();
             if (judged != null) {
                 return run.outcome(judged);
@@ -423,6 +423,9 @@ public final class Repairer {
             }
             notes.add(name + ": empty segment, no index to rebuild");
             return null;
+        }
+        if (s.result() == SegmentReport.Result.KEEP && s.rebuiltEntries() != null) {
+            return s.rebuiltEntries();   // its byte-0 walk reached the end of the log: R()'s records, walked once
         }
         SegmentReport r = s.result() == SegmentReport.Result.REBUILT ? s
                 : engine.rebuildWalk(partition, s.start(), durable);
