@@ -113,4 +113,21 @@ class ArchiveReuseTest {
                 o.notes().toString());
         Trees.assertClean(p, false, "after the cut");
     }
+
+    /** Hostile environments (issue 16.5): --salvage-to a symlink, even to a reusable archive, is refused, not followed. */
+    @Test
+    void aSalvagePathThatIsASymlink_isRefused_neverFollowed() throws Exception {
+        PartitionPath p = refused(tmp.resolve("data"), 1);
+        Path archive = tmp.resolve("salvage");
+        salvage(p, archive);
+        Path link = Files.createSymbolicLink(tmp.resolve("salvage-link"), archive);
+        Map<String, byte[]> before = Trees.snapshot(tmp.resolve("data"), true);
+        Map<String, byte[]> archived = Trees.snapshot(archive, true);
+        Repairer.Outcome o = acceptLoss(p, link);
+        assertEquals(3, o.exitCode(), () -> o.status() + " " + o.error());
+        assertEquals(link + ": is a symbolic link; salvage writes only a new directory", o.error());
+        System.out.println("salvage path a symlink: " + o.error());
+        Trees.assertSame(before, Trees.snapshot(tmp.resolve("data"), true), "nothing changed");
+        Trees.assertSame(archived, Trees.snapshot(archive, true), "nothing written through the link");
+    }
 }
