@@ -81,7 +81,8 @@ class SpecialFilesTest {
                 new Object[]{"explain", p.dir}, new Object[]{"segments", p.dir},
                 new Object[]{"messages", p.dir}, new Object[]{"find", p.dir, "--offset", "0"},
                 new Object[]{"stats", p.dir}, new Object[]{"repair", p.dir},
-                new Object[]{"repair", p.dir, "--apply", "-y"}, new Object[]{"rebuild-index", p.dir});
+                new Object[]{"repair", p.dir, "--apply", "-y"}, new Object[]{"rebuild-index", p.dir},
+                new Object[]{"salvage", p.dir, "-o", root.resolve("salvaged-" + kind + "-" + role)});
         for (Object[] args : inPartition) {
             check(Cli.run(args), 3, target, what, args);
         }
@@ -92,6 +93,7 @@ class SpecialFilesTest {
             check(Cli.run(command, other), 3, target, what, new Object[]{command, other});
         }
         assertTrue(Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS), "left in place");
+        assertTrue(Files.notExists(root.resolve("salvaged-" + kind + "-" + role)), "no archive claims the partition");
     }
 
     private static void check(Cli.Result r, int exit, Path target, String what, Object[] args) throws IOException {

@@ -28,6 +28,7 @@ import segtool.analyzers.salvage.OffsetRanges.Range;
 import segtool.formats.hash.Xxh3;
 import segtool.formats.index.IndexEntry;
 import segtool.formats.index.IndexFile;
+import segtool.formats.io.RegularFile;
 import segtool.formats.io.SegmentChannel;
 import segtool.formats.io.U64;
 import segtool.formats.log.BatchHeader;
@@ -232,7 +233,11 @@ public final class Salvager {
         return out;
     }
 
-    /** The regular {@code .log} files of a directory whose stems parse as start offsets, by start offset. */
+    /**
+     * The {@code .log} files of a directory whose stems parse as start offsets, by start offset. A FIFO, device or
+     * socket under such a name is refused ({@link RegularFile.NotRegular}), never opened and never skipped: the
+     * archive would otherwise claim to hold every byte while a segment went unread.
+     */
     static List<Path> logs(Path dir) throws IOException {
         List<Path> out = new ArrayList<>();
         if (!Files.isDirectory(dir)) {
@@ -240,7 +245,8 @@ public final class Salvager {
         }
         try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "*" + SegmentFiles.LOG)) {
             for (Path p : s) {
-                if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) && startOrNull(p) != null) {
+                if (startOrNull(p) != null) {
+                    RegularFile.require(p);
                     out.add(p);
                 }
             }
@@ -486,9 +492,10 @@ public final class Salvager {
     static Long indexClaim(Source s) throws IOException {
         Path index = s.origin().resolveSibling(SegmentFiles.stemOf(s.origin().getFileName().toString())
                 + SegmentFiles.INDEX);
-        if (!Files.isRegularFile(index, LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.exists(index, LinkOption.NOFOLLOW_LINKS)) {
             return null;
         }
+        RegularFile.require(index);
         try (IndexFile f = IndexFile.open(index)) {
             Long claim = null;
             IndexEntry prev = null;
