@@ -54,5 +54,10 @@ run "0 1" stats "$part"
 run "1" repair "$part"
 run "1 2" rebuild-index "$part"
 run "1" repair --json "$part"
-[[ -n "${PACK:-}" ]] && run "0 1" pack "$part" "$work/dump.tar.lz4"
+run "1" doctor "$part"
+run "0" collect "$part" -o "$work/manifest.ndjson"
+# salvage copies every verifying record: SIZE_GIB more of free space in the work directory, removed at once
+run "1" salvage "$part" -o "$work/salvaged"
+rm -rf "$work/salvaged"
+[[ -n "${PACK:-}" ]] && run "0 1" pack "$part" -o "$work/dump.tar.lz4"
 exit $failed
