@@ -105,6 +105,21 @@ class OperatorEdgesTest {
         Cli.Result applied = Cli.run("repair", "-y", "--apply", p.dir);
         assertEquals(ExitCode.CLEAN, applied.exit(), applied.toString());
         assertFalse(applied.err().contains("--yes without --apply"), applied.err());
+        long repaired = Files.size(p.last().log());
+
+        // restore shares the switch, and the answer
+        Path quarantine;
+        try (var in = Files.list(p.dir.getParent())) {
+            quarantine = in.filter(d -> d.getFileName().toString().contains(".segtool-quarantine.")).findFirst()
+                    .orElseThrow();
+        }
+        Cli.Result restore = Cli.run("restore", "-y", quarantine);
+        assertEquals(ExitCode.CHANGES, restore.exit(), restore.toString());
+        assertTrue(restore.err().contains("segtool: note: --yes without --apply: this is a dry run"), restore.err());
+        assertEquals(repaired, Files.size(p.last().log()), "nothing restored");
+        Cli.Result restored = Cli.run("restore", "-y", "--apply", quarantine);
+        assertEquals(ExitCode.CLEAN, restored.exit(), restored.toString());
+        assertEquals(before, Files.size(p.last().log()));
     }
 
     // ---- 14.5: one meaning of --quiet ----------------------------------------------------------------------
