@@ -83,6 +83,8 @@ public final class CommandLines {
         cmd.setExitCodeExceptionMapper(t -> t instanceof CommandLine.ParameterException ? ExitCodes.USAGE
                 : ExitCodes.IO_ERROR);
         configure(cmd);
+        // help wrapped at spaces only, as wide as the terminal (or COLUMNS) when it is shown
+        segtool.shell.render.HelpLayout.install(cmd, () -> segtool.shell.render.Terminals.width(session.terminal()));
         segtool.shell.options.Numbers.register(cmd);
         cmd.setExecutionStrategy(CommandLines::addressed);
         cmd.setExecutionExceptionHandler(CommandLines::handle);

@@ -29,7 +29,7 @@ import segtool.shell.render.DoctorText;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:nothing needs attention", "1:something needs attention (listed); no partition is refused",
             "2:at least one partition is refused", "3:a partition or quarantine could not be read",
-            "64:usage error", "130:cancelled (Ctrl-C in the shell)"},
+            "64:usage error", "130:cancelled (Ctrl-C)"},
         footer = {"%nExamples:", "  segtool doctor /var/lib/iggy", "  segtool doctor /var/lib/iggy --json | jq "
                 + "'.findings[] | select(.kind == \"fence\")'"})
 public final class DoctorCommand implements Callable<Integer> {

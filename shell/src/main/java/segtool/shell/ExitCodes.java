@@ -73,7 +73,7 @@ public final class ExitCodes {
         }
         m.put("3", ExitCode.meanings().get(ExitCode.IO_ERROR));
         m.put("64", ExitCode.meanings().get(ExitCode.USAGE));
-        m.put("130", "cancelled (Ctrl-C in the shell)");
+        m.put("130", "cancelled (Ctrl-C)");
         return m;
     }
 

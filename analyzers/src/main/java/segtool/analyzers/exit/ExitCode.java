@@ -60,7 +60,8 @@ public final class ExitCode {
         m.put(REFUSED, "recovery would refuse at least one partition (rebuild-index: cannot rebuild; restore: a "
                 + "file changed since the repair); nothing changed");
         m.put(IO_ERROR, "an I/O error prevented reading or judging");
-        m.put(IN_USE, "repair, rebuild-index, restore: another process has files of the data open; nothing changed");
+        m.put(IN_USE, "repair, rebuild-index, restore: another process has files of the data open, or another "
+                + "segtool run holds a lock on the partition; nothing changed");
         m.put(LATENT, "scan, explain: the server would boot, but records it does not read at boot (durable mode, "
                 + "below the last index entry of a segment) fail verification: readers will fail there (latent damage; "
                 + "--no-latent skips the check)");

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import picocli.AutoComplete;
 import picocli.CommandLine;
+import segtool.shell.render.HelpLayout;
 import segtool.shell.CommandLines;
 import segtool.shell.ShellSession;
 
@@ -22,6 +23,8 @@ import segtool.shell.ShellSession;
  * <pre>  mvn -B -q -DskipTests process-classes -Dsegtool.docs.dir=$PWD</pre>
  */
 public final class Docs {
+    /** The width the synopses are laid out for. */
+    static final int WIDTH = 80;
     public static final String REGENERATE = "mvn -B -q -DskipTests process-classes -Dsegtool.docs.dir=$PWD";
 
     private Docs() {
@@ -32,6 +35,9 @@ public final class Docs {
         Map<String, String> out = new LinkedHashMap<>();
         CommandLine root = CommandLines.oneShot();
         CommandLine shell = CommandLines.create(ShellSession.oneShot(), CommandLine.defaultFactory(), true);
+        // the pages are the same whatever terminal builds them
+        HelpLayout.install(root, () -> WIDTH);
+        HelpLayout.install(shell, () -> WIDTH);
         List<CommandLine> commands = new ArrayList<>();
         for (CommandLine sub : root.getSubcommands().values()) {
             if (sub.getParent() == root && !sub.getCommandSpec().usageMessage().hidden()

@@ -78,8 +78,9 @@ final class ManPage {
         m.header(pageName(c), spec);
         m.section("SYNOPSIS");
         m.raw(".nf");
-        String synopsis = new CommandLine.Help(spec, CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF))
-                .synopsis(0).stripTrailing();
+        spec.usageMessage().width(Docs.WIDTH);
+        String synopsis = new segtool.shell.render.HelpLayout(spec,
+                CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF)).synopsis(0).stripTrailing();
         String qualified = spec.qualifiedName();
         String rest = synopsis.startsWith(qualified) ? synopsis.substring(qualified.length()) : " " + synopsis;
         m.raw("\\fB" + esc(qualified) + "\\fR" + escLines(rest));

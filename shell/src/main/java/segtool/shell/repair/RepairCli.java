@@ -37,7 +37,7 @@ final class RepairCli {
     static final String EXIT_4 = "4:another process has files under the data directory open, or another segtool run "
             + "holds the partition's lock (<partition>.segtool-lock, its PID is named); nothing changed";
     static final String EXIT_64 = "64:usage error";
-    static final String EXIT_130 = "130:cancelled (Ctrl-C in the shell)";
+    static final String EXIT_130 = "130:cancelled (Ctrl-C)";
 
     private RepairCli() {
     }

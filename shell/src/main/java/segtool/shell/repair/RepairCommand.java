@@ -31,11 +31,11 @@ import segtool.shell.render.Verdicts;
         description = {"Make a partition's files what the server's boot recovery would make them, so the next boot "
                 + "finds nothing to do: sweep scratch and orphan files, install rebuilt indexes, truncate torn "
                 + "tails (log before index), fence segments that recover empty. Refused partitions are explained "
-                + "and never changed.",
+                + "and left as they are, unless --accept-loss.",
             "Dry run by default. With --apply, every byte that leaves a file is first copied into "
                 + "<partition>.segtool-quarantine.<time>/ beside the partition (with an XXH3-checked manifest); "
                 + "`segtool restore` puts it back. An interrupted --apply is finished by running it again. Refuses "
-                + "while another process has files under the data directory open."},
+                + "(exit 4) while another process has files under the data directory open, unless --force."},
         exitCodeListHeading = RepairCli.EXIT_HEADING,
         exitCodeList = {RepairCli.EXIT_0, RepairCli.EXIT_1, RepairCli.EXIT_2, RepairCli.EXIT_3, RepairCli.EXIT_4,
             RepairCli.EXIT_64, RepairCli.EXIT_130})
