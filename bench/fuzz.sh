@@ -2,6 +2,8 @@
 # Coverage-guided fuzzing of every parser, one @FuzzTest target at a time, at nice 19:
 #   bench/fuzz.sh [RUNS] [TARGET...]   RUNS inputs per target (default 10000000); TARGET as Class#method
 #                                      (default: every target below)
+#   FUZZ_SECONDS=S bench/fuzz.sh ...   also stop each target after S seconds of fuzzing (Jazzer's
+#                                      -max_total_time), for a time-boxed pass over every target
 #   bench/fuzz.sh seeds                rewrite the seed corpora with the writers (SeedCorpus, DumpSeedCorpus,
 #                                      MetadataSeedCorpus)
 # `mvn verify` replays the committed corpora without fuzzing (Jazzer's regression mode); here JAZZER_FUZZ=1 makes
@@ -48,7 +50,8 @@ for t in "${targets[@]}"; do
     start=$(date +%s)
     JAZZER_FUZZ=1 nice -n 19 mvn -B -o -pl "$module" -am test -Dtest="$t" \
         -Dsurefire.failIfNoSpecifiedTests=false -Djazzer.internal.arg.0=fuzz \
-        -Djazzer.internal.arg.1=-runs="$runs" -Djazzer.internal.arg.2=-timeout=10 >"$log" 2>&1
+        -Djazzer.internal.arg.1=-runs="$runs" -Djazzer.internal.arg.2=-timeout=10 \
+        ${FUZZ_SECONDS:+-Djazzer.internal.arg.3=-max_total_time=$FUZZ_SECONDS} >"$log" 2>&1
     rc=$?
     secs=$(( $(date +%s) - start ))
     done_line=$(grep -E '^Done [0-9]+ runs' "$log" | tail -1)
