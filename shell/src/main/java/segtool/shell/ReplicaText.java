@@ -56,7 +56,7 @@ final class ReplicaText {
             for (ReplicaComparison.ReplicaResult r : p.replicas()) {
                 for (ReplicaComparison.Transfer t : r.transfers()) {
                     sb.append("  ").append(r.replica()).append(" takes segment ").append(U64.str(t.segment()))
-                            .append(t.from() == t.to() ? " cut to " + U64.str(t.to()) + " bytes"
+                            .append(t.from() == t.to() ? " cut to " + segtool.shell.render.Bytes.count(t.to())
                                     : " bytes [" + U64.str(t.from()) + ", " + U64.str(t.to()) + ")")
                             .append(" from ").append(p.donor()).append(" (").append(t.reason()).append(")\n");
                 }

@@ -28,6 +28,7 @@ import segtool.shell.options.OutputOptions;
 import segtool.shell.options.Selection;
 import segtool.shell.options.ThreadsOption;
 import segtool.shell.options.VerdictOptions;
+import segtool.shell.render.Bytes;
 import segtool.shell.render.LatentText;
 import segtool.shell.render.Terminals;
 import segtool.shell.render.Verdicts;
@@ -315,20 +316,30 @@ public final class ScanCommand implements Callable<Integer> {
                 .thenComparing(s -> s.start(), Long::compareUnsigned));
         int start = maxLength(segs, s -> Verdicts.u64(s.start()), "SEGMENT");
         int status = maxLength(segs, s -> s.status().json(), "STATUS");
-        int log = maxLength(segs, s -> Verdicts.u64(s.logLength()), "LOG BYTES");
-        int kept = maxLength(segs, s -> s.hasBounds() ? Verdicts.u64(s.size()) : "-", "KEPT");
         int end = maxLength(segs, s -> s.hasBounds() ? Verdicts.u64(s.endOffset()) : "-", "END");
         int index = maxLength(segs, ScanCommand::indexCell, "INDEX");
         int plan = maxLength(segs, ScanCommand::plan, "PLAN");
+        int token = 0;
+        for (SegmentReport s : segs) {
+            for (String w : plan(s).split(" ")) {
+                token = Math.max(token, w.length());
+            }
+        }
+        // byte counts carry a unit (1245 (1.2 KiB)) where that leaves the plan room for its longest word
+        boolean human = free(width, start, status, maxLength(segs, s -> Bytes.size(s.logLength()), "LOG BYTES"),
+                maxLength(segs, s -> s.hasBounds() ? Bytes.size(s.size()) : "-", "KEPT"), end, index) >= token;
+        java.util.function.LongFunction<String> bytes = v -> human ? Bytes.size(v) : Verdicts.u64(v);
+        int log = maxLength(segs, s -> bytes.apply(s.logLength()), "LOG BYTES");
+        int kept = maxLength(segs, s -> s.hasBounds() ? bytes.apply(s.size()) : "-", "KEPT");
         int planWidth = Math.max(10, free(width, start, status, log, kept, end, index));
         return AsciiTable.getTable(AsciiTable.BASIC_ASCII_NO_DATA_SEPARATORS, segs, List.of(
                 new Column().header("SEGMENT").dataAlign(HorizontalAlign.RIGHT).with(s -> Verdicts.u64(s.start())),
                 new Column().header("STATUS").headerAlign(HorizontalAlign.LEFT).dataAlign(HorizontalAlign.LEFT)
                         .with(s -> s.status().json()),
                 new Column().header("LOG BYTES").dataAlign(HorizontalAlign.RIGHT)
-                        .with(s -> Verdicts.u64(s.logLength())),
+                        .with(s -> bytes.apply(s.logLength())),
                 new Column().header("KEPT").dataAlign(HorizontalAlign.RIGHT).with(s -> s.hasBounds()
-                        ? Verdicts.u64(s.size()) : "-"),
+                        ? bytes.apply(s.size()) : "-"),
                 new Column().header("END").dataAlign(HorizontalAlign.RIGHT).with(s -> s.hasBounds()
                         ? Verdicts.u64(s.endOffset()) : "-"),
                 new Column().header("INDEX").dataAlign(HorizontalAlign.RIGHT).with(ScanCommand::indexCell),

@@ -31,6 +31,7 @@ import segtool.analyzers.inputs.WalLinks;
 import segtool.formats.offsets.ConsumerOffset;
 import segtool.shell.options.OutputOptions;
 import segtool.shell.options.ReadOptions;
+import segtool.shell.render.Bytes;
 import segtool.shell.render.JsonOut;
 import segtool.shell.render.Style;
 import segtool.shell.render.Table;
@@ -304,7 +305,8 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
             long maxStart = rows.get(rows.size() - 1).start();
             long maxEnd = rows.stream().mapToLong(Row::endOffset).max().orElse(1);
             Table t = new Table().col("START", Table.digits(maxStart), true)
-                    .col("LOG BYTES", Table.digits(maxLog), true).col("INDEX", Table.digits(maxIndex), true)
+                    .col("LOG BYTES", Bytes.size(maxLog).length(), true)
+                    .col("INDEX", Bytes.size(maxIndex).length(), true)
                     .col("ENTRIES", 7, true).col("FIRST", Table.digits(maxEnd), true)
                     .col("END*", Table.digits(maxEnd), true).col("FIRST TIMESTAMP", 27, false)
                     .col("NOTES", 0, false);
@@ -317,7 +319,7 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
                 String end = r.endOffset() != -1 ? U64.str(r.endOffset())
                         : r.last() != null ? "(" + U64.str(r.last().offset()) + "?)" : "-";
                 String notes = String.join("; ", r.notes());
-                t.row(out, U64.str(r.start()), U64.str(r.logBytes()), U64.str(r.indexBytes()),
+                t.row(out, U64.str(r.start()), Bytes.size(r.logBytes()), Bytes.size(r.indexBytes()),
                         U64.str(r.entries()), first, end, firstTs,
                         notes.isEmpty() ? "" : style.paint(Style.Paint.YELLOW, notes));
             }

@@ -215,11 +215,11 @@ public final class StatsCommand implements Callable<Integer>, ReadCommand {
     }
 
     private static void print(PrintWriter out, Counts c, String in) {
-        out.println(in + "segments   " + c.segments + ", log " + Bytes.size(c.logBytes) + ", index "
-                + Bytes.size(c.indexBytes) + " (" + c.entries + " entries" + (c.entries > 0 ? ", one per "
+        out.println(in + "segments   " + c.segments + ", log " + Bytes.count(c.logBytes) + ", index "
+                + Bytes.count(c.indexBytes) + " (" + c.entries + " entries" + (c.entries > 0 ? ", one per "
                 + c.logBytes / c.entries + " log bytes" : "") + ")");
         out.println(in + "batches    " + c.batches + (c.empty > 0 ? " (" + c.empty + " empty)" : "")
-                + (c.batches > 0 ? ", " + (c.walked / c.batches) + " bytes on average, largest " + c.maxBatch : ""));
+                + (c.batches > 0 ? ", " + Bytes.count(c.walked / c.batches) + " on average, largest " + Bytes.count(c.maxBatch) : ""));
         out.println(in + "messages   " + c.messages + (c.batches > 0 ? String.format(", %.1f per batch",
                 (double) c.messages / c.batches) : "") + (c.firstOffset != -1 ? ", offsets "
                 + U64.str(c.firstOffset) + ".." + U64.str(c.lastOffset) : ""));
@@ -228,9 +228,9 @@ public final class StatsCommand implements Callable<Integer>, ReadCommand {
                     + Times.span(c.maxTs - c.minTs) + ", base timestamps)");
         }
         if (c.stops.isEmpty()) {
-            out.println(in + "walked     every byte (" + c.walked + ")");
+            out.println(in + "walked     every byte: " + Bytes.count(c.walked));
         } else {
-            out.println(in + "walked     " + c.walked + " of " + c.logBytes + " bytes; stopped in "
+            out.println(in + "walked     " + c.walked + " of " + Bytes.count(c.logBytes) + "; stopped in "
                     + c.stops.size() + " segment(s):");
             for (String s : c.stops) {
                 out.println(in + "  " + s);
@@ -239,12 +239,16 @@ public final class StatsCommand implements Callable<Integer>, ReadCommand {
     }
 
     private static void table(PrintWriter out, List<Long> starts, List<Counts> each) {
-        Table t = new Table().col("SEGMENT", 20, false).col("LOG BYTES", 10, true).col("BATCHES", 8, true)
+        int logWidth = 10;
+        for (Counts c : each) {
+            logWidth = Math.max(logWidth, Bytes.size(c.logBytes).length());
+        }
+        Table t = new Table().col("SEGMENT", 20, false).col("LOG BYTES", logWidth, true).col("BATCHES", 8, true)
                 .col("MESSAGES", 9, true).col("OFFSETS", 0, false);
         t.header(out);
         for (int i = 0; i < starts.size(); i++) {
             Counts c = each.get(i);
-            t.row(out, SegmentFiles.stem(starts.get(i)), Long.toString(c.logBytes), Long.toString(c.batches),
+            t.row(out, SegmentFiles.stem(starts.get(i)), Bytes.size(c.logBytes), Long.toString(c.batches),
                     Long.toString(c.messages), c.firstOffset == -1 ? "-" : U64.str(c.firstOffset) + ".."
                     + U64.str(c.lastOffset) + (c.stops.isEmpty() ? "" : "  (walk stopped at " + c.walked + ")"));
         }

@@ -46,7 +46,13 @@ class WidthTest {
         Cli.Result r = Proc.run(Map.of("COLUMNS", String.valueOf(width)), "scan", GALLERY.resolve("torn-tail"));
         assertEquals(ExitCode.CHANGES, r.exit(), r.toString());
         fits(r, width);
-        assertTrue(r.out().contains("| SEGMENT | STATUS    | LOG BYTES | KEPT | END | INDEX  | PLAN"), r.out());
+        // byte counts carry a unit where the plan keeps room for its longest word; at 80 columns they stay bare
+        assertTrue(r.out().contains(width < 120 ? "| SEGMENT | STATUS    | LOG BYTES | KEPT | END | INDEX  | PLAN"
+                : "| SEGMENT | STATUS    | LOG BYTES      | KEPT           | END | INDEX  | PLAN"), r.out());
+        assertTrue(width < 120 || r.out().contains("| 1245 (1.2 KiB) | 1145 (1.1 KiB) |"), r.out());
+        for (String word : new String[]{"stage_index,", "truncate_log,", "install_index"}) {
+            assertTrue(r.out().contains(word), "a plan word broken across lines:\n" + r.out());
+        }
         assertTrue(r.out().endsWith("s1/t1/p1: accepted: 1 truncated\n"), r.out());
     }
 

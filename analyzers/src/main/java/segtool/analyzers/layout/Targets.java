@@ -74,7 +74,7 @@ public record Targets(Kind kind, Path path, List<PartitionPath> partitions, Long
         if (path.getFileName() != null && path.getFileName().toString().equals(PartitionPath.STREAMS)) {
             return new Targets(Kind.DATA_DIRECTORY, path, discover(path, skipped), null, skipped);
         }
-        if (holdsSegments(path) || PartitionPath.of(path).partitionId() >= 0) {
+        if (holdsSegments(path) || PartitionPath.of(path).hasPartitionId()) {
             return new Targets(Kind.PARTITION, path, List.of(PartitionPath.of(path)), null, List.of());
         }
         List<PartitionPath> nested = new ArrayList<>();

@@ -51,8 +51,8 @@ public final class RepairJson {
     public static ObjectNode partition(Repairer.Outcome o) {
         ObjectNode n = F.objectNode();
         n.put("path", o.partition().directory().toString());
-        if (o.partition().partitionId() >= 0) {
-            n.put("partition_id", o.partition().partitionId());
+        if (o.partition().hasPartitionId()) {
+            ScanJson.u64(n, "partition_id", o.partition().partitionId());
         } else {
             n.putNull("partition_id");
         }

@@ -130,7 +130,7 @@ public final class Repairer {
     static PartitionPath real(PartitionPath partition) {
         try {
             Path real = partition.directory().toRealPath();
-            return new PartitionPath(real, partition.streamId(), partition.topicId(), partition.partitionId());
+            return partition.withDirectory(real);
         } catch (IOException e) {
             return partition;
         }

@@ -214,9 +214,9 @@ public final class ScanJson {
     public static ObjectNode partition(PartitionReport r) {
         ObjectNode o = F.objectNode();
         o.put("path", r.partition().directory().toString());
-        id(o, "stream_id", r.partition().streamId());
-        id(o, "topic_id", r.partition().topicId());
-        id(o, "partition_id", r.partition().partitionId());
+        id(o, "stream_id", r.partition().hasStreamId(), r.partition().streamId());
+        id(o, "topic_id", r.partition().hasTopicId(), r.partition().topicId());
+        id(o, "partition_id", r.partition().hasPartitionId(), r.partition().partitionId());
         o.put("outcome", r.outcome().json());
         if (r.ioError() != null) {
             o.put("io_error", r.ioError());
@@ -435,11 +435,12 @@ public final class ScanJson {
         }
     }
 
-    private static void id(ObjectNode o, String name, long v) {
-        if (v < 0) {
+    /** A u64 id, or null when it is not known. */
+    private static void id(ObjectNode o, String name, boolean known, long v) {
+        if (!known) {
             o.putNull(name);
         } else {
-            o.put(name, v);
+            u64(o, name, v);
         }
     }
 }

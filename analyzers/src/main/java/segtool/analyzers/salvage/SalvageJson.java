@@ -33,9 +33,9 @@ public final class SalvageJson {
         }
         g.writeObjectFieldStart("partition");
         g.writeStringField("directory", r.partition().directory().toAbsolutePath().normalize().toString());
-        id(g, "stream_id", r.partition().streamId());
-        id(g, "topic_id", r.partition().topicId());
-        id(g, "partition_id", r.partition().partitionId());
+        id(g, "stream_id", r.partition().hasStreamId(), r.partition().streamId());
+        id(g, "topic_id", r.partition().hasTopicId(), r.partition().topicId());
+        id(g, "partition_id", r.partition().hasPartitionId(), r.partition().partitionId());
         g.writeEndObject();
         g.writeObjectFieldStart("layout");
         g.writeStringField(Salvager.BATCHES_LOG, "each exported batch record's original bytes, back to back "
@@ -125,11 +125,14 @@ public final class SalvageJson {
         g.writeEndArray();
     }
 
-    private static void id(JsonGenerator g, String name, long v) throws IOException {
-        if (v < 0) {
+    /** A u64 id, or null when it is not known. */
+    private static void id(JsonGenerator g, String name, boolean known, long v) throws IOException {
+        if (!known) {
             g.writeNullField(name);
-        } else {
+        } else if (v >= 0) {
             g.writeNumberField(name, v);
+        } else {
+            g.writeNumberField(name, new java.math.BigInteger(Long.toUnsignedString(v)));
         }
     }
 }

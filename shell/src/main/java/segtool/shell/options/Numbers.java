@@ -72,12 +72,15 @@ public final class Numbers {
         @Override
         public Long convert(String value) {
             String v = value.replace("_", "");
-            Long parsed = v.chars().allMatch(Character::isDigit) ? U64.parse(v) : null;
-            if (parsed == null) {
+            boolean digits = !v.isEmpty() && v.chars().allMatch(Character::isDigit);
+            boolean negative = v.startsWith("-") && v.length() > 1 && v.substring(1).chars()
+                    .allMatch(Character::isDigit);
+            Long parsed = digits ? U64.parse(v) : null;
+            if (parsed == null && !(negative || digits)) {
                 throw new CommandLine.TypeConversionException("'" + value + "' is not a byte count (decimal digits; "
                         + "the server's value is 268435456, 256 MiB)");
             }
-            if (Long.compareUnsigned(parsed, MIN_MESSAGE_SIZE_UPPER) < 0
+            if (parsed == null || Long.compareUnsigned(parsed, MIN_MESSAGE_SIZE_UPPER) < 0
                     || Long.compareUnsigned(parsed, MAX_MESSAGE_SIZE_UPPER) > 0) {
                 throw new CommandLine.TypeConversionException("'" + value + "' is outside 1048576 (1 MiB) .. "
                         + "4294967296 (4 GiB); the server's MAX_MESSAGE_SIZE_UPPER_BYTES is 268435456 (256 MiB) "
@@ -100,11 +103,19 @@ public final class Numbers {
                 throw new CommandLine.TypeConversionException("'" + value + "' is not a hex number");
             }
             Long parsed = U64.parse(v);
-            if (parsed == null) {
-                throw new CommandLine.TypeConversionException("'" + value
-                        + "' is not an unsigned 64-bit number (decimal or 0x hex)");
+            if (parsed != null) {
+                return parsed;
             }
-            return parsed;
+            if (v.startsWith("-") && v.length() > 1 && v.substring(1).chars().allMatch(Character::isDigit)) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is negative; give an unsigned 64-bit "
+                        + "number, 0 to 18446744073709551615");
+            }
+            if (!v.isEmpty() && v.chars().allMatch(Character::isDigit)) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is too large: an unsigned 64-bit "
+                        + "number is at most 18446744073709551615 (2^64-1)");
+            }
+            throw new CommandLine.TypeConversionException("'" + value
+                    + "' is not an unsigned 64-bit number (decimal or 0x hex)");
         }
     }
 

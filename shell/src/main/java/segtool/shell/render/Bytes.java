@@ -12,13 +12,15 @@ public final class Bytes {
     private Bytes() {
     }
 
-    /** {@code 1048576 (1.0 MiB)}; below 10 KiB {@code 315 B}: for legends and tight cells ({@link #count} in prose). */
+    /**
+     * {@code 1048576 (1.0 MiB)}; below 1 KiB {@code 315 B}: for legends and table cells ({@link #count} in prose).
+     */
     public static String size(long bytes) {
-        if (bytes < 0) {
-            return Long.toUnsignedString(bytes);
-        }
-        if (bytes < 10 * 1024) {
+        if (bytes >= 0 && bytes < 1024) {
             return bytes + " B";
+        }
+        if (bytes < 0) {
+            return Long.toUnsignedString(bytes) + " (" + unit(bytes) + ")";
         }
         return bytes + " (" + unit(bytes) + ")";
     }

@@ -222,7 +222,7 @@ public final class Explainer {
         if (f instanceof Refusal.ForeignBatch) {
             Refusal.ForeignBatch x = (Refusal.ForeignBatch) f;
             return s + "the record at byte " + u(x.position()) + " verifies but belongs to partition "
-                    + u(x.batchPartitionId()) + ", not " + r.partition().partitionId()
+                    + u(x.batchPartitionId()) + ", not " + u(r.partition().partitionId())
                     + " (wrong directory, or pass the right --partition-id).";
         }
         if (f instanceof Refusal.FsyncedLogLoss) {

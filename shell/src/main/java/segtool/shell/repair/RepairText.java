@@ -8,6 +8,7 @@ import segtool.analyzers.repair.RepairPlan;
 import segtool.analyzers.repair.Repairer;
 import segtool.analyzers.repair.ServerGuard;
 import segtool.formats.index.IndexEntry;
+import segtool.shell.render.Bytes;
 import segtool.shell.render.Verdicts;
 
 /** The plain-text report of repair and rebuild-index: one headline per partition, then the details. */
@@ -222,12 +223,13 @@ final class RepairText {
         }
         if (op instanceof PlannedOp.Fence) {
             PlannedOp.Fence f = (PlannedOp.Fence) op;
-            return String.format("%-14s %s and its index (%d + %d bytes) into %s/, empty files in their place",
-                    "fence", file, f.logBytes(), f.indexBytes(), f.fenceDirectory().getFileName());
+            return String.format("%-14s %s and its index (%s + %s) into %s/, empty files in their place",
+                    "fence", file, Bytes.count(f.logBytes()), Bytes.count(f.indexBytes()),
+                    f.fenceDirectory().getFileName());
         }
         if (op instanceof PlannedOp.TruncateLog) {
             PlannedOp.TruncateLog t = (PlannedOp.TruncateLog) op;
-            return String.format("%-14s %s %d -> %d bytes", "truncate_log", file, t.from(), t.to());
+            return String.format("%-14s %s %d -> %s", "truncate_log", file, t.from(), Bytes.count(t.to()));
         }
         if (op instanceof PlannedOp.InstallIndex) {
             PlannedOp.InstallIndex i = (PlannedOp.InstallIndex) op;
@@ -236,11 +238,11 @@ final class RepairText {
                     i.entries().size());
         }
         PlannedOp.TruncateIndex t = (PlannedOp.TruncateIndex) op;
-        return String.format("%-14s %s %d -> %d bytes", "truncate_index", file, t.from(), t.to());
+        return String.format("%-14s %s %d -> %s", "truncate_index", file, t.from(), Bytes.count(t.to()));
     }
 
     static String bytes(long n) {
-        return String.format("%,d bytes", n);
+        return Bytes.count(n);
     }
 
     static void restore(PrintWriter out, List<String> actions) {

@@ -232,7 +232,8 @@ public final class Repl implements AutoCloseable {
             boolean file = Files.isRegularFile(open);
             Path dir = file ? open.getParent() : open;
             PartitionPath p = PartitionPath.of(dir);
-            where = p.isCanonical() ? "s" + p.streamId() + "/t" + p.topicId() + "/p" + p.partitionId()
+            where = p.isCanonical() ? "s" + Long.toUnsignedString(p.streamId()) + "/t"
+                    + Long.toUnsignedString(p.topicId()) + "/p" + Long.toUnsignedString(p.partitionId())
                     : dir.getFileName() == null ? dir.toString() : dir.getFileName().toString();
             if (file) {
                 Long s = SegmentFiles.startOffsetOf(SegmentFiles.stemOf(open.getFileName().toString()));

@@ -167,7 +167,7 @@ public final class ShellCompleter implements Completer {
         String name = o.longestName();
         if (name.equals("--partition-id")) {
             PartitionPath p = openPartition();
-            if (p != null && p.partitionId() >= 0) {
+            if (p != null && p.hasPartitionId()) {
                 out.add(Long.toString(p.partitionId()));
             }
         } else if (name.equals("--offset")) {
