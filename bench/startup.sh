@@ -48,6 +48,8 @@ stats() {  # "min median" of the list of seconds $1
 printf 'segtool start-up, %s rounds (round-robin), %s cores, launcher JVM: %s\n' "$runs" "$(nproc)" \
     "$("$jvm" -version 2>&1 | head -1)"
 printf 'load average before: %s   after: %s\n' "$load_before" "$load_after"
+awk -v l="${load_after%% *}" -v n="$(nproc)" 'BEGIN{if (l > n) printf \
+    "WARNING: load average %.2f > %d cores: other work competes; re-run when the machine is idle\n", l, n}'
 read -r floor_min floor_med <<<"$(stats "${times[0]}")"
 read -r cfloor_min cfloor_med <<<"$(stats "${cpus[0]}")"
 printf '%-26s %7s %8s %6s %6s | %7s %8s %6s\n' "wall time, seconds" "min" "median" "min/fl" "med/fl" "CPU min" "CPU med" \
