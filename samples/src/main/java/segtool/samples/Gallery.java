@@ -61,7 +61,7 @@ final class Gallery {
                 offsetDiscontinuity(), foreignBatch(), fsyncedLogLoss(), fsyncedRebuildShortfall(), hole(),
                 anchoredGap(), emptyNonTailSegment(), nonCanonicalNames(), DataDir.sample(),
                 MetadataSamples.durability(), MetadataSamples.journalTopic(), MetadataSamples.legacyEnforceFsync(),
-                MetadataSamples.walCheckpoint());
+                MetadataSamples.walCheckpoint(), MetadataSamples.walOpen());
     }
 
     static Path partition(Path sampleDirectory) {

@@ -1,6 +1,7 @@
 package segtool.samples;
 
 import static segtool.samples.Expected.Mode.accepted;
+import static segtool.samples.Expected.Mode.refused;
 import static segtool.samples.Expected.Segment.of;
 import static segtool.samples.Expected.Status.CLEAN;
 import static segtool.samples.Expected.Status.TRUNCATED;
@@ -37,7 +38,7 @@ final class MetadataSamples {
     }
 
     static List<Gallery.Sample> all() {
-        return List.of(durability(), journalTopic(), legacyEnforceFsync(), walCheckpoint());
+        return List.of(durability(), journalTopic(), legacyEnforceFsync(), walCheckpoint(), walOpen());
     }
 
     private static void torn(Path p) throws IOException {
@@ -115,5 +116,42 @@ final class MetadataSamples {
                     Files.write(wal.resolve("prepares-0.wal"), new byte[4096]);
                 },
                 List.of(Partition.bothModes(P000, accepted(of(0, CLEAN, 4, 1145, 72)))));
+    }
+
+    /**
+     * METADATA 6.7 before RECOVERY 9: the WAL's retained {@code prepares-1/segment-0-0.log} is another inode than the
+     * public name (as a checkout of the gallery leaves every hard link) and holds A | B | C plus 100 zero bytes; the
+     * public {@code 00000000000000000000.log} has byte 620 (inside B) flipped.
+     */
+    static Gallery.Sample walOpen() {
+        // Without inputs, as below: V6 (byte 620 flipped, index I3). Lenient A6: W(E0) stops at 315, R() stops at
+        // 315, the probe finds C at 782 -> InteriorDamage {0, 315, 782}. Durable A7: the probe at 1,145 = L -> KEEP.
+        // scan reads the frontier of 6.9 (tail = checkpoint = (0, 1145, 5)): the open cuts the retained inode from
+        // 1,245 to 1,145 bytes and replaces the public name by it, so R 9 walks the intact A | B | C (checked in
+        // GalleryInputsTest).
+        return new Gallery.Sample("wal-open",
+                "METADATA 2.8 snapshot and 6.9 frontier (tail = checkpoint = (0, 1145, 5)); the public "
+                        + "00000000000000000000.log has byte 620 flipped, the WAL's retained "
+                        + "prepares-1/segment-0-0.log is another inode holding A | B | C and 100 zero bytes. The "
+                        + "WAL's open first cuts the retained inode to 1,145 bytes and replaces the public name by it, "
+                        + "so scan judges RECOVERY 9 on intact bytes: accepted, index rebuilt to one entry. Without "
+                        + "the open and the checkpoint (as below) lenient refuses InteriorDamage and durable accepts "
+                        + "the damaged file clean (V6).",
+                dir -> {
+                    NodeDir n = new NodeDir(dir);
+                    n.snapshot(SnapshotWriter.example28().file());
+                    Path p = n.partition(0, 0, 0, 1);
+                    Path log = p.resolve("00000000000000000000.log");
+                    byte[] abc = Files.readAllBytes(log);
+                    Path wal = Files.createDirectories(p.resolve("prepares-1"));
+                    Files.write(wal.resolve("frontier"), FrontierWriter.example69().file(2, 1));
+                    Files.write(wal.resolve("prepares-0.wal"), new byte[4096]);
+                    byte[] retained = java.util.Arrays.copyOf(abc, abc.length + 100);
+                    Files.write(wal.resolve("segment-0-0.log"), retained);
+                    Damage.flipByte(log, 620);
+                },
+                List.of(Partition.of(P000, refused(Expected.Refusal.of("InteriorDamage", 0, "start_offset", 0,
+                        "damage_position", 315, "survivor_position", 782), Expected.Segment.refused(0)),
+                        accepted(of(0, CLEAN, 4, 1145, 72)))));
     }
 }
