@@ -36,7 +36,7 @@ class WidthTest {
         assertTrue(r.out().contains("| hole:s1/t1/p1 "), r.out());
         // the refusal's name always shows; its fields only where they fit in three lines
         assertTrue(r.out().contains("| EmptyNonTailSegment"), r.out());
-        assertTrue(r.out().contains("28 partitions: 7 refused, 14 would change files, 6 clean, 1 without a verdict"),
+        assertTrue(r.out().contains("29 partitions: 7 refused, 15 would change files, 6 clean, 1 without a verdict"),
                 r.out());
     }
 
