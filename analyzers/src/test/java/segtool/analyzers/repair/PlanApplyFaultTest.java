@@ -26,6 +26,7 @@ import segtool.analyzers.replica.ReplicaJson;
 import segtool.analyzers.replica.Throttle;
 import segtool.analyzers.report.ScanJson;
 import segtool.formats.naming.PartitionPath;
+import segtool.formats.naming.SegmentFiles;
 import segtool.formats.writer.PartitionWriter;
 import segtool.samples.Damage;
 
@@ -102,7 +103,11 @@ class PlanApplyFaultTest {
     }
 
     private PlanApply.Outcome apply(FaultFs fs, Path root) {
-        PlanApply runner = new PlanApply(ServerGuard.Report::idle, new Applier(StepHook.NONE, "test"),
+        return apply(fs, root, StepHook.NONE);
+    }
+
+    private PlanApply.Outcome apply(FaultFs fs, Path root, StepHook hook) {
+        PlanApply runner = new PlanApply(ServerGuard.Report::idle, new Applier(hook, "test"),
                 RecoveryOptions.defaults().withThreads(1));
         Path dir = root.resolve("b").resolve(PARTITION);
         Path donor = root.resolve("a");
@@ -190,6 +195,57 @@ class PlanApplyFaultTest {
             assertEquals(0, again.exitCode(), at);
         }
         Trees.assertSame(expected, Trees.snapshot(b, false), at + ", then finished");
+    }
+
+    /**
+     * The same on a real, small file system (a tmpfs mounted for the test; skipped where that is not allowed): nearly
+     * full, the apply is refused before anything is written; filling up while the new files are assembled (before the
+     * commit point) or while they are staged (after it), it is an I/O error naming ENOSPC, and once there is room
+     * again, apply --plan again or the repair --apply its refusal names finishes it.
+     */
+    @Test
+    void aRealFullDisk_isRefusedOrAnIoError_andFinishesOnceThereIsRoom() throws Exception {
+        Path mnt = tmp.resolve("small");
+        try (SmallFs fs = SmallFs.mount(mnt, "4m")) {
+            Path root = mnt.resolve("data");
+            Trees.copy(template, root);
+            Path b = root.resolve("b");
+            Path dir = b.resolve(PARTITION);
+            SmallFs.fill(mnt, 512 << 10);
+            Map<String, byte[]> before = Trees.snapshot(root, true);
+            PlanApply.Outcome full = apply(null, root);
+            assertEquals("io_error", full.status(), full.details().toString());
+            assertEquals(3, full.exitCode());
+            String line = full.details().get(full.details().size() - 1);
+            assertTrue(line.contains("not enough free space for the quarantine") && !line.contains("\n"), line);
+            Trees.assertSame(before, Trees.snapshot(root, true), "nothing written on a nearly full disk");
+            SmallFs.unfill(mnt);
+            for (String when : new String[] {"new/", SegmentFiles.STAGING}) {
+                Trees.delete(root);
+                Trees.copy(template, root);
+                StepHook hog = (step, action) -> {
+                    if (action.startsWith("write ") && action.contains(when)) {
+                        SmallFs.fill(mnt, 0);
+                    }
+                };
+                PlanApply.Outcome o = apply(null, root, hog);
+                String at = "the disk fills while writing " + when;
+                assertEquals("io_error", o.status(), () -> at + ": " + o.details());
+                String m = o.details().get(o.details().size() - 1);
+                assertTrue(m.contains("No space left on device"), () -> at + ": " + m);
+                SmallFs.unfill(mnt);
+                Trees.assertAllBytesHeld(original, dir, at);
+                if (unfinished(dir)) {
+                    assertEquals("refused", apply(null, root).status(), at + ": re-run over the unfinished plan");
+                    assertEquals(0, FixpointTest.repairer().repair(PartitionPath.of(dir), false, true, false)
+                            .exitCode(), at + ": repair --apply finishes it");
+                } else {
+                    assertTrue(Quarantine.of(dir).isEmpty(), at + ": the preparation is removed");
+                    assertEquals("applied", apply(null, root).status(), at + ": applied once there is room");
+                }
+                Trees.assertSame(expected, Trees.snapshot(b, false), at + ", then finished");
+            }
+        }
     }
 
     private static boolean completed(Path dir) throws IOException {
