@@ -71,7 +71,7 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
     private static final int MAX_DECOMPRESSED = 16 << 20;
 
     @Parameters(index = "0", paramLabel = "SEGMENT|PARTITION", arity = "0..1",
-            description = "A segment (.log/.index file, PARTITION/<start offset>, or a start offset in the shell) "
+            description = "A segment (.log/.index file, PARTITION/<start offset>, or in the shell an offset: the segment holding it) "
                     + "or a partition directory. Default: the open path.")
     Path target;
 
@@ -138,6 +138,11 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                 SegmentRef ref = SegmentRef.resolve(spec, target, read.partitionId);
                 partition = ref.partition();
                 starts = List.of(ref.start());
+                Long bare = target == null ? null : U64.parse(target.toString());
+                if (offset == null && bare != null && bare != ref.start()) {
+                    // a bare offset inside a segment (in the shell): its messages from that offset on
+                    offset = bare;
+                }
             } else {
                 PartitionRef ref = PartitionRef.resolve(spec, target, read.partitionId);
                 partition = ref.partition();

@@ -14,10 +14,13 @@ import segtool.shell.repl.Repl;
                 + "offsets of the open partition and offsets; history is kept in ~/.segtool_history (or "
                 + "$SEGTOOL_HISTORY). Ctrl-C cancels the running command, not the shell; Ctrl-D or exit leaves.",
             "A bare `segtool` on a terminal starts it too. Works on dumb terminals (TERM=dumb) and under tmux."},
-        footer = {"%nInside the shell, PATH arguments default to the open path, and SEGMENT may be a start offset:",
+        footer = {"%nInside the shell, PATH arguments default to the open path, and SEGMENT may be an offset: a "
+                + "segment's start offset, or any offset inside the open partition, taken as the segment that holds "
+                + "it (the last one starting at or below it; messages then starts at that offset):",
             "  segtool> open /var/lib/iggy/local_data/streams/1/topics/1/partitions/1",
             "  segtool s1/t1/p1> explain",
-            "  segtool s1/t1/p1> batches 4096 --limit 5"})
+            "  segtool s1/t1/p1> batches 4096 --limit 5",
+            "  segtool s1/t1/p1> messages 4200 --limit 3   # from offset 4200, in segment 4096"})
 public final class ShellCommand implements Callable<Integer>, PlainCommand {
     @Parameters(index = "0", paramLabel = "PATH", arity = "0..1",
             description = "Data directory, partition directory or segment file to open first.")

@@ -16,7 +16,8 @@ import segtool.shell.ShellSession;
 
 /**
  * A SEGMENT argument resolved to its partition and start offset. Accepted forms: a {@code .log} or {@code .index}
- * file; {@code <partition dir>/<start offset>}; and, in the shell with a partition open, a bare start offset
+ * file; {@code <partition dir>/<start offset>}; and, in the shell with a partition open, a bare offset (the
+ * segment starting there, else the one holding it: the last starting below it), e.g. a start offset
  * ({@code 4096} or {@code 00000000000000004096}).
  */
 public record SegmentRef(PartitionPath partition, long start, Path log, Path index) {
@@ -68,7 +69,7 @@ public record SegmentRef(PartitionPath partition, long start, Path log, Path ind
             Path open = ShellSession.onDisk(spec, ShellSession.of(spec).openPath());
             if (open != null) {
                 Path dir = Files.isRegularFile(open) ? open.toAbsolutePath().getParent() : open;
-                return of(dir, bare);
+                return holding(spec, dir, bare);
             }
             throw new CommandLine.ParameterException(spec.commandLine(), "SEGMENT '" + text
                     + "' is a start offset; name the file (<partition>/" + SegmentFiles.stem(bare)
@@ -83,6 +84,31 @@ public record SegmentRef(PartitionPath partition, long start, Path log, Path ind
             throw new Targets.NotATarget(segtool.formats.io.RegularFile.refusal(arg));
         }
         throw new Targets.NotATarget(arg + ": no such file or directory");
+    }
+
+    /**
+     * The segment of {@code dir} that holds offset {@code offset}: the one starting there, else the last one
+     * starting below it (by the partition's segment starts), said in one line on stderr. An offset below every
+     * start names no segment.
+     */
+    private static SegmentRef holding(CommandSpec spec, Path dir, long offset) throws IOException {
+        if (Files.exists(SegmentFiles.log(dir, offset)) || Files.exists(SegmentFiles.index(dir, offset))) {
+            return of(dir, offset);
+        }
+        Long start = null;
+        for (long s : PartitionFiles.starts(dir)) {
+            if (U64.le(s, offset)) {
+                start = s;
+            }
+        }
+        if (start == null) {
+            return of(dir, offset);
+        }
+        spec.commandLine().getErr().println("segtool: offset " + U64.str(offset) + " is in segment "
+                + U64.str(start) + " (" + SegmentFiles.stem(start) + ".log, the last segment starting at or below "
+                + "it)");
+        spec.commandLine().getErr().flush();
+        return of(dir, start);
     }
 
     private static SegmentRef of(Path dir, long start) throws IOException {

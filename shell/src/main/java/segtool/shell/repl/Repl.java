@@ -67,6 +67,11 @@ public final class Repl implements AutoCloseable {
         LineReaderBuilder b = LineReaderBuilder.builder().terminal(terminal).appName("segtool")
                 .completer(new ShellCompleter(cmd, session)).parser(parser)
                 .variable(LineReader.LIST_MAX, 200)
+                // candidates listed in columns of equal width, so each description starts in one column; grouped
+                // (commands, options, segments) under their group's name
+                .option(LineReader.Option.LIST_PACKED, false)
+                .option(LineReader.Option.AUTO_GROUP, true)
+                .option(LineReader.Option.GROUP, true)
                 .option(LineReader.Option.AUTO_FRESH_LINE, true)
                 .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true);
         if (history != null) {

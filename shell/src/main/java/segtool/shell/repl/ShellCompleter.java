@@ -98,18 +98,24 @@ public final class ShellCompleter implements Completer {
     }
 
     private void commands(List<Candidate> out) {
+        List<String[]> rows = new ArrayList<>();
         for (Map.Entry<String, CommandLine> e : root.getSubcommands().entrySet()) {
             CommandSpec s = e.getValue().getCommandSpec();
             if (s.usageMessage().hidden()) {
                 continue;
             }
             String[] d = s.usageMessage().description();
-            String descr = d.length == 0 ? null : firstSentence(d[0]);
-            out.add(new Candidate(e.getKey(), e.getKey(), "commands", descr, null, null, true));
+            rows.add(new String[]{e.getKey(), d.length == 0 ? null : firstSentence(d[0])});
+        }
+        int w = width(rows);
+        for (String[] r : rows) {
+            out.add(new Candidate(r[0], display(r[0], r[1], w), "commands", null, null, null, true));
         }
     }
 
     private static void options(CommandSpec spec, List<Candidate> out) {
+        List<String[]> rows = new ArrayList<>();
+        List<Boolean> complete = new ArrayList<>();
         for (OptionSpec o : spec.options()) {
             if (o.hidden()) {
                 continue;
@@ -117,17 +123,45 @@ public final class ShellCompleter implements Completer {
             String descr = o.description().length == 0 ? null : firstSentence(o.description()[0]);
             for (String name : o.names()) {
                 if (name.startsWith("--")) {
+                    rows.add(new String[]{name, descr});
                     // a flag, or an option that must have a value: the word is complete (a space follows, ready
                     // for the value); an optional value (--enforce-fsync[=true|false]) leaves room for '='
-                    out.add(new Candidate(name, name, "options", descr, null, null, o.arity().max() == 0
-                            || o.arity().min() > 0));
+                    complete.add(o.arity().max() == 0 || o.arity().min() > 0);
                 }
             }
         }
+        int w = width(rows);
+        for (int i = 0; i < rows.size(); i++) {
+            String[] r = rows.get(i);
+            out.add(new Candidate(r[0], display(r[0], r[1], w), "options", null, null, null,
+                    complete.get(i)));
+        }
     }
 
-    private static String firstSentence(String s) {
+    private static int width(List<String[]> rows) {
+        int w = 0;
+        for (String[] r : rows) {
+            w = Math.max(w, r[0].length());
+        }
+        return w;
+    }
+
+    /**
+     * What JLine lists for a candidate: its name padded to the widest name of the list, then its description, so
+     * the descriptions start in one column. (JLine pads between a display and a Candidate {@code descr} so that
+     * each row ends where the widest one does: the descriptions come out right-aligned, starting at ragged
+     * columns. So the description is part of the display; JLine still matches, groups and lays out the rows.)
+     */
+    static String display(String name, String descr, int width) {
+        return descr == null ? name : name + " ".repeat(width - name.length() + 2) + descr;
+    }
+
+    private static String firstSentence(String text) {
+        String s = text.replace("%n", " ").strip();
         int dot = s.indexOf(". ");
+        while (dot > 0 && s.charAt(dot - 1) == '.') {
+            dot = s.indexOf(". ", dot + 2);
+        }
         String first = dot > 0 ? s.substring(0, dot) : s;
         return first.length() > 70 ? first.substring(0, 67) + "..." : first;
     }
