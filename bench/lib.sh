@@ -69,6 +69,19 @@ timed_rr() {
     done
 }
 
+# cores_free: how many cores this run gets right now: one busy loop per core for about a second, their CPU time over
+# the wall time (about the core count on an idle machine; 1 or less means a 2-thread figure cannot show scaling)
+cores_free() {
+    local n tf
+    n="$(nproc)"
+    tf="$(mktemp)"
+    /usr/bin/time -o "$tf" -f '%e %U %S' bash -c 'for ((i = 0; i < '"$n"'; i++)); do
+        (s=${EPOCHREALTIME/./}; while (( ${EPOCHREALTIME/./} - s < 1000000 )); do :; done) & done; wait' \
+        >/dev/null 2>&1
+    awk '{ if ($1 > 0) printf "%.2f", ($2 + $3) / $1; else print "?" }' "$tf"
+    rm -f "$tf"
+}
+
 # busy: a warning line when the 1-minute load average exceeds the core count (the figures then mean little)
 busy() {
     awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v n="$(nproc)" 'BEGIN{if (l > n) printf \
