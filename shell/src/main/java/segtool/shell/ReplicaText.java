@@ -33,7 +33,7 @@ final class ReplicaText {
                 new Column().header("VERDICT").dataAlign(HorizontalAlign.LEFT).maxWidth(30).with(ReplicaText::verdict),
                 new Column().header("CHAIN OFFSETS").dataAlign(HorizontalAlign.RIGHT).with(ReplicaText::chain),
                 new Column().header("CHAIN BYTES").dataAlign(HorizontalAlign.RIGHT).with(x -> x.r().verdict() == null
-                        ? "-" : U64.str(x.r().verdict().chain().bytes())),
+                        ? "-" : segtool.shell.render.Bytes.size(x.r().verdict().chain().bytes())),
                 new Column().header("DIVERGES AT").dataAlign(HorizontalAlign.LEFT).maxWidth(40)
                         .with(ReplicaText::diverges),
                 new Column().header("ACTION").dataAlign(HorizontalAlign.LEFT).maxWidth(60).with(ReplicaText::action))));

@@ -662,7 +662,7 @@ public final class Explainer {
         }
         if (op instanceof PlannedOp.TruncateLog) {
             PlannedOp.TruncateLog t = (PlannedOp.TruncateLog) op;
-            return "truncate " + name(t.path()) + " from " + U64.str(t.from()) + " to " + U64.str(t.to()) + " bytes";
+            return "truncate " + name(t.path()) + " from " + U64.str(t.from()) + " to " + Bytes.count(t.to());
         }
         if (op instanceof PlannedOp.InstallIndex) {
             PlannedOp.InstallIndex i = (PlannedOp.InstallIndex) op;
@@ -675,8 +675,8 @@ public final class Explainer {
         }
         if (op instanceof PlannedOp.Fence) {
             PlannedOp.Fence fe = (PlannedOp.Fence) op;
-            return "move the .log (" + U64.str(fe.logBytes()) + " bytes) and .index (" + U64.str(fe.indexBytes())
-                    + " bytes) of " + U64.str(fe.segmentStart()) + " into "
+            return "move the .log (" + Bytes.count(fe.logBytes()) + ") and .index (" + Bytes.count(fe.indexBytes())
+                    + ") of " + U64.str(fe.segmentStart()) + " into "
                     + (fe.fenceDirectory() == null ? "a fence directory (all 1000 names taken: boot fails)"
                     : fe.fenceDirectory().getFileName() + "/") + ", then create empty files in their place";
         }
