@@ -2,11 +2,14 @@ package segtool.analyzers.inputs;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import segtool.formats.io.RegularFile;
 import segtool.formats.legacy.LegacyMessage;
 import segtool.formats.log.BatchHeader;
@@ -17,87 +20,134 @@ import segtool.formats.naming.SegmentFiles;
  * 7), so that it is refused with an explanation instead of being judged as damage: its logs hold bare messages with
  * 64-byte headers ({@link LegacyMessage}) and its index 16-byte entries.
  *
- * <p>The evidence must be positive: the first segment's byte 0 is not a batch header that decodes (FORMAT 2.2), and
- * from byte 0 at least two older-generation headers chain, each with a zero reserved word, lengths inside the file
- * and consecutive absolute offsets starting at the segment's start offset (or a single one that fills the file
- * exactly). Damage does not produce that chain; a batch log cannot (its reserved bytes 52-256 are zero, so a second
- * header would carry offset 0). Only the first {@value #WINDOW} bytes are read.
+ * <p>A false recognition would replace the server's verdict on a damaged batch log by a refusal, so the evidence
+ * must be positive and strong; a missed one only leaves the server's own verdict. All of these must hold:
+ * <ul>
+ * <li>the first segment's byte 0 is not a batch header that decodes (FORMAT 2.2), and no other segment's is;
+ * <li>from byte 0, at least two older headers chain: each with a zero reserved word, a length inside the file, the
+ * absolute offset one past the previous (the first at the segment's start offset), and a timestamp that reads as
+ * microseconds between 2015 and 2100, never decreasing. Where a batch header's fields fall on those words, the
+ * "timestamp" is its {@code batch_length} (at most a few hundred MiB), and where a frame's fall on them it is its
+ * two length words, so neither passes for a timestamp; a single header (a torn first batch, zeroed bytes) is never
+ * enough;
+ * <li>an index of at least one entry is whole 16-byte entries whose first is relative offset 0 at position 0.
+ * </ul>
+ * Each header is read on its own (64 bytes at its position), so a large first message does not hide the next.
  */
 public final class OlderGeneration {
-    static final int WINDOW = 64 << 10;
     private static final int CHAIN = 4;
+    /** 2015-01-01 and 2100-01-01 in microseconds since the epoch. */
+    private static final long EARLIEST = 1_420_070_400_000_000L;
+    private static final long LATEST = 4_102_444_800_000_000L;
 
     private OlderGeneration() {
     }
 
     /** The refusal line when the partition in {@code dir} is of the older generation, else null. */
     public static String sniff(Path dir) throws IOException {
-        Long first = null;
+        List<Long> starts = new ArrayList<>();
         try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "*" + SegmentFiles.LOG)) {
             for (Path p : s) {
                 Long start = SegmentFiles.startOffsetOf(SegmentFiles.stemOf(p.getFileName().toString()));
-                if (start != null && (first == null || Long.compareUnsigned(start, first) < 0)) {
-                    first = start;
+                if (start != null) {
+                    starts.add(start);
                 }
             }
         } catch (java.nio.file.NoSuchFileException | java.nio.file.NotDirectoryException e) {
             return null;
         }
-        if (first == null) {
+        if (starts.isEmpty()) {
             return null;
         }
+        starts.sort(Long::compareUnsigned);
+        long first = starts.get(0);
         Path log = SegmentFiles.log(dir, first);
-        try {
-            RegularFile.require(log);
-        } catch (IOException notRegular) {
+        if (!regular(log)) {
             return null; // the verdict commands report it
         }
-        long size;
-        ByteBuffer b = ByteBuffer.allocate(WINDOW);
-        try (FileChannel ch = FileChannel.open(log, StandardOpenOption.READ)) {
-            size = ch.size();
-            while (b.hasRemaining() && ch.read(b, b.position()) > 0) {
-                // fill the window
-            }
-        }
-        b.flip();
-        int have = b.limit();
-        if (have < LegacyMessage.HEADER || have >= BatchHeader.LENGTH && BatchHeader.decodes(b, 0)) {
-            return null;
-        }
+        ByteBuffer b = ByteBuffer.allocate(BatchHeader.LENGTH);
         long pos = 0;
         int chained = 0;
         long expected = first;
-        while (chained < CHAIN && pos + LegacyMessage.HEADER <= have) {
-            int at = (int) pos;
-            long len = LegacyMessage.length(b, at);
-            if (len < 0 || LegacyMessage.offset(b, at) != expected || pos + len > size) {
-                break;
+        long lastTimestamp = EARLIEST;
+        long size;
+        try (FileChannel ch = FileChannel.open(log, StandardOpenOption.READ)) {
+            size = ch.size();
+            if (read(ch, b, 0) == BatchHeader.LENGTH && BatchHeader.decodes(b, 0)) {
+                return null;
             }
-            chained++;
-            expected++;
-            pos += len;
-            if (pos == size) {
-                break;
+            while (chained < CHAIN && pos < size) {
+                if (read(ch, b, pos) < LegacyMessage.HEADER) {
+                    break;
+                }
+                long len = LegacyMessage.length(b, 0);
+                long ts = LegacyMessage.timestamp(b, 0);
+                if (len < 0 || LegacyMessage.offset(b, 0) != expected || len > size - pos
+                        || ts < lastTimestamp || ts >= LATEST) {
+                    break;
+                }
+                lastTimestamp = ts;
+                chained++;
+                expected++;
+                pos += len;
+            }
+        }
+        if (chained < 2) {
+            return null;
+        }
+        for (int i = 1; i < starts.size(); i++) {
+            Path other = SegmentFiles.log(dir, starts.get(i));
+            if (regular(other)) {
+                try (FileChannel ch = FileChannel.open(other, StandardOpenOption.READ)) {
+                    if (read(ch, b, 0) == BatchHeader.LENGTH && BatchHeader.decodes(b, 0)) {
+                        return null; // a batch-format partition whose first segment is damaged
+                    }
+                }
+            }
+        }
+        Path index = SegmentFiles.index(dir, first);
+        String indexSays = "";
+        if (regular(index)) {
+            long n = Files.size(index);
+            if (n > 0) {
+                if (n % LegacyMessage.INDEX_ENTRY != 0) {
+                    return null;
+                }
+                try (FileChannel ch = FileChannel.open(index, StandardOpenOption.READ)) {
+                    if (read(ch, b, 0) < LegacyMessage.INDEX_ENTRY || b.order(ByteOrder.LITTLE_ENDIAN).getLong(0) != 0) {
+                        return null;
+                    }
+                }
+                indexSays = ", and its .index is " + n + " bytes, whole 16-byte entries of that generation";
             }
         }
         boolean whole = pos == size;
-        if (chained < 2 && !(chained == 1 && whole)) {
-            return null;
+        return log + ": an older generation of the segment format: byte 0 starts messages with 64-byte headers "
+                + "(offsets " + Long.toUnsignedString(first) + ".." + Long.toUnsignedString(expected - 1)
+                + (whole ? "" : ", ...") + ") where FORMAT 2.2 puts a 256-byte batch header" + indexSays
+                + "; segtool reads only the batch format and does not judge it (read it with the Iggy release that "
+                + "wrote it)";
+    }
+
+    private static boolean regular(Path p) {
+        try {
+            RegularFile.require(p);
+            return true;
+        } catch (IOException notRegular) {
+            return false;
         }
-        StringBuilder line = new StringBuilder(log + ": an older generation of the segment format: byte 0 starts "
-                + "messages with 64-byte headers (offsets " + Long.toUnsignedString(first) + ".."
-                + Long.toUnsignedString(expected - 1) + (whole ? "" : ", ...") + ") where FORMAT 2.2 puts a 256-byte "
-                + "batch header");
-        Path index = SegmentFiles.index(dir, first);
-        if (Files.isRegularFile(index)) {
-            long n = Files.size(index);
-            if (n > 0 && n % LegacyMessage.INDEX_ENTRY == 0 && n % segtool.formats.index.IndexEntry.LENGTH != 0) {
-                line.append(", and its .index is ").append(n).append(" bytes, whole 16-byte entries of that "
-                        + "generation");
+    }
+
+    /** Reads up to {@code b}'s capacity at {@code at}; {@code b} is left holding what was read, from index 0. */
+    private static int read(FileChannel ch, ByteBuffer b, long at) throws IOException {
+        b.clear();
+        while (b.hasRemaining()) {
+            int n = ch.read(b, at + b.position());
+            if (n <= 0) {
+                break;
             }
         }
-        return line.append("; segtool reads only the batch format and does not judge it (it is not damage: read "
-                + "it with the Iggy release that wrote it)").toString();
+        b.flip();
+        return b.limit();
     }
 }

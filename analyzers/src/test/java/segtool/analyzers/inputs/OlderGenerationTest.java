@@ -66,11 +66,56 @@ class OlderGenerationTest {
     }
 
     @Test
-    void aSingleMessageThatFillsTheFileIsEnough() throws Exception {
+    void aSingleMessageIsNeverEnough() throws Exception {
         Files.write(dir.resolve("00000000000000000000.log"), log(0, 1));
+        assertNull(OlderGeneration.sniff(dir));
+    }
+
+    @Test
+    void aLargeFirstMessageDoesNotHideTheNext() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes(message(0, new byte[70_000], 0));
+        out.writeBytes(message(1, new byte[100], 0));
+        out.writeBytes(message(2, new byte[100], 0));
+        Files.write(dir.resolve("00000000000000000000.log"), out.toByteArray());
+        Files.write(dir.resolve("00000000000000000000.index"), index(1));
         String line = OlderGeneration.sniff(dir);
         assertNotNull(line);
-        assertTrue(line.contains("offsets 0..0)"), line);
+        assertTrue(line.contains("offsets 0..2)"), line);
+    }
+
+    @Test
+    void timestampsThatAreNotMicrosecondsOrGoBackAreNotEvidence() throws Exception {
+        byte[] a = message(0, "a".getBytes(), 0);
+        byte[] b = message(1, "b".getBytes(), 0);
+        ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putLong(32, 1_600_000_000_000_000L); // before a's
+        Files.write(dir.resolve("00000000000000000000.log"), concat(a, b));
+        assertNull(OlderGeneration.sniff(dir));
+        ByteBuffer.wrap(a).order(ByteOrder.LITTLE_ENDIAN).putLong(32, 19_500); // a batch_length, not a time
+        ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putLong(32, 1_700_000_000_000_001L);
+        Files.write(dir.resolve("00000000000000000000.log"), concat(a, b));
+        assertNull(OlderGeneration.sniff(dir));
+    }
+
+    @Test
+    void aBatchFormatLaterSegmentOrAnIndexOfAnotherStrideRulesItOut() throws Exception {
+        Files.write(dir.resolve("00000000000000000000.log"), log(0, 3));
+        Files.write(dir.resolve("00000000000000000000.index"), new byte[24]); // a torn current entry would be 24
+        assertNull(OlderGeneration.sniff(dir));
+        Files.write(dir.resolve("00000000000000000000.index"), index(2));
+        assertNotNull(OlderGeneration.sniff(dir));
+        try (PartitionWriter w = new PartitionWriter(dir, PartitionWriter.Config.of(1).startOffset(3))) {
+            w.append(java.util.List.of(Message.of(9, "batch".getBytes())));
+        }
+        assertNull(OlderGeneration.sniff(dir), "segment 3 is batch format: segment 0 is damage, not history");
+    }
+
+    static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] p : parts) {
+            out.writeBytes(p);
+        }
+        return out.toByteArray();
     }
 
     @Test
@@ -121,11 +166,41 @@ class OlderGenerationTest {
             }
         }
         Path log = dir.resolve("00000000000000000000.log");
+        byte[] whole = Files.readAllBytes(log);
+        for (int torn : new int[] {64, 67, 100, 300}) { // a first batch torn short (origin_timestamp 0 at S = 0)
+            Files.write(log, java.util.Arrays.copyOf(whole, torn));
+            assertNull(OlderGeneration.sniff(dir), "torn at " + torn);
+        }
+        Files.write(log, new byte[64]);
+        assertNull(OlderGeneration.sniff(dir), "64 zero bytes");
+        Files.write(log, whole);
         for (int zeroed : new int[] {64, 128, 256}) {
             byte[] b = Files.readAllBytes(log);
             java.util.Arrays.fill(b, 0, zeroed, (byte) 0);
             Files.write(log, b);
             assertNull(OlderGeneration.sniff(dir), zeroed + " bytes zeroed");
+        }
+    }
+
+    @Test
+    void aLargeBatchWithADamagedHeaderIsNotTakenForOne() throws Exception {
+        // 300 frames: with message_count >= 192 the second older header would fall in the blob, where a frame's
+        // offset_delta (u32 at +24, timestamp_delta 0 above it) reads as the offset 1, 2, 3...
+        java.util.List<Message> ms = new java.util.ArrayList<>();
+        ms.add(Message.of(1, new byte[60]));
+        for (int i = 1; i < 300; i++) {
+            ms.add(Message.of(i + 1, new byte[16]));
+        }
+        try (PartitionWriter w = new PartitionWriter(dir, PartitionWriter.Config.of(0))) {
+            w.append(ms, 1_700_000_000_000_000L, 0);
+        }
+        Path log = dir.resolve("00000000000000000000.log");
+        byte[] b = Files.readAllBytes(log);
+        for (int at : new int[] {52, 100, 255}) {
+            byte[] d = b.clone();
+            d[at] ^= 1; // a reserved byte: the header no longer decodes
+            Files.write(log, d);
+            assertNull(OlderGeneration.sniff(dir), "bit flipped at " + at);
         }
     }
 

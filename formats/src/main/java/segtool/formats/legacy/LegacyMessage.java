@@ -34,6 +34,11 @@ public final class LegacyMessage {
         return b.order(ByteOrder.LITTLE_ENDIAN).getLong(at + 24);
     }
 
+    /** The timestamp (microseconds since the epoch) the header at {@code at} carries. */
+    public static long timestamp(ByteBuffer b, int at) {
+        return b.order(ByteOrder.LITTLE_ENDIAN).getLong(at + 32);
+    }
+
     /**
      * The record length ({@code 64 + payload + user headers}) of the header at {@code at}, or -1 when its reserved
      * word is not zero; {@code b} must hold the 64 header bytes there.
