@@ -49,7 +49,8 @@ public final class ExitCodes {
         switch (kind) {
             case VERDICT:
                 m.put("0", "clean: boot recovery would accept everything as it is");
-                m.put("1", "recovery would change files (truncate, rebuild an index, fence, delete scratch files)");
+                m.put("1", "boot would change files (recovery: truncate, rebuild an index, fence, delete scratch files; or "
+                        + "the prepare WAL open before it: cut, replace or delete a segment file)");
                 m.put("2", "recovery would refuse at least one partition");
                 m.put("5", "scan, explain: the server would boot, but records below the last index entry of a segment "
                         + "(durable mode, not read at boot) fail verification: readers will fail there; "

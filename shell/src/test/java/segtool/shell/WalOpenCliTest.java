@@ -101,4 +101,68 @@ class WalOpenCliTest {
         assertEquals("truncate", j.get("wal_open_steps").get(0).get("action").asText());
         assertEquals(1145, Files.size(p.resolve("00000000000000000000.log")));
     }
+
+    /** The 6.9 frontier over A | B | C with the index R 9 rebuilds: recovery alone changes nothing. */
+    private Path cleanUnderTheCheckpoint(String name) throws Exception {
+        NodeDir n = new NodeDir(tmp.resolve(name));
+        n.snapshot(NodeDir.oneStream(5, 2, java.util.List.of(NodeDir.topic(0, "t", segtool.samples.metadata.Opt
+                .post4092(segtool.samples.metadata.Opt.string("durability", "persisted", true)), 1, 1))).file());
+        n.partition(0, 0, 1, 1);
+        Path p = n.partition(0, 0, 0, 1);
+        NodeDir.wal(p, 1, FrontierWriter.example69());
+        Files.write(p.resolve("00000000000000000000.index"), segtool.formats.index.IndexFile.encode(java.util.List.of(
+                new segtool.formats.index.IndexEntry(0, segtool.formats.SpecVectors.TA, 0))));
+        return p;
+    }
+
+    @Test
+    void openDeletesAFileAboveTheTail_bootChangesFiles_exit1_countedAsWouldChange() throws Exception {
+        Path p = cleanUnderTheCheckpoint("above");
+        assertEquals(ExitCode.CLEAN, Cli.run("scan", p).exit(), "recovery alone changes nothing");
+        byte[] abc = Files.readAllBytes(p.resolve("00000000000000000000.log"));
+        Files.write(p.resolve("00000000000000000009.log"), java.util.Arrays.copyOfRange(abc, 782, 1145));
+        Cli.Result scan = Cli.run("scan", p);
+        assertEquals(ExitCode.CHANGES, scan.exit(), scan.toString());
+        Cli.Result dir = Cli.run("scan", tmp.resolve("above"));
+        assertEquals(ExitCode.CHANGES, dir.exit(), dir.toString());
+        assertTrue(flat(dir.out()).contains("2 partitions: 0 refused, 1 would change files, 1 clean"), dir.out());
+        Cli.Result explain = Cli.run("explain", p);
+        String e = flat(explain.out());
+        assertFalse(e.contains("without changing a file"), explain.out());
+        assertTrue(e.contains("ACCEPTED after changes: at boot the server's WAL open first changes files (METADATA "
+                + "6.7: deletes 00000000000000000009.log), then segment recovery changes none"), explain.out());
+        assertTrue(Files.exists(p.resolve("00000000000000000009.log")));
+    }
+
+    @Test
+    void publicLogAnotherInode_replacedAtBoot_exit1_theTextSaysWhereToCopyItsBytes() throws Exception {
+        Path p = cleanUnderTheCheckpoint("replace");
+        Path log = p.resolve("00000000000000000000.log");
+        byte[] longer = java.util.Arrays.copyOf(Files.readAllBytes(log), 1645);
+        Files.delete(log);
+        Files.write(log, longer);
+        Cli.Result scan = Cli.run("scan", p);
+        assertEquals(ExitCode.CHANGES, scan.exit(), scan.toString());
+        String s = flat(scan.out());
+        assertTrue(s.contains("replace 00000000000000000000.log (another inode, 1645 bytes) by the WAL's retained "
+                + "inode prepares-1/segment-0-0.log"), scan.out());
+        assertTrue(s.contains("note: 00000000000000000000.log (another inode than the WAL's, 1645 bytes) is replaced "
+                + "at boot by the WAL's open (METADATA 6.7 step 2): its bytes are then gone from the directory; to "
+                + "keep them, copy 00000000000000000000.log (a copy, not a hard link) to a place outside the data "
+                + "directory before the server starts"), scan.out());
+        String e = flat(Cli.run("explain", p).out());
+        assertFalse(e.contains("without changing a file"), e);
+        assertTrue(e.contains("re-links 00000000000000000000.log to prepares-1/segment-0-0.log"), e);
+        assertTrue(e.contains("1645 bytes) is replaced at boot"), e);
+
+        Cli.Result r = Cli.run("repair", p);
+        String o = flat(r.out());
+        assertFalse(o.contains("clean, nothing to change"), r.out());
+        assertTrue(o.contains("nothing for segtool to change, but not clean: the server's WAL open changes these files "
+                + "at boot (METADATA 6.7: 00000000000000000000.log); segtool does not do the WAL's work"), r.out());
+        assertEquals(ExitCode.CHANGES, r.exit(), r.toString());
+        Cli.Result applied = Cli.run("repair", "--apply", "--yes", p);
+        assertEquals(ExitCode.CHANGES, applied.exit(), applied.toString());
+        assertEquals(1645, Files.size(log), "segtool does not do the WAL's work");
+    }
 }

@@ -55,7 +55,8 @@ public final class ExitCode {
         Map<Integer, String> m = new LinkedHashMap<>();
         m.put(CLEAN, "clean: recovery would accept everything as it is; for read commands, everything read is "
                 + "intact; for repair, nothing to change or --apply succeeded");
-        m.put(CHANGES, "recovery would change files (truncate, rebuild an index, fence, delete scratch files); for "
+        m.put(CHANGES, "boot would change files (recovery: truncate, rebuild an index, fence, delete scratch files; or "
+                + "the prepare WAL open before it: cut, replace or delete a segment file); for "
                 + "read commands, reading met damage; for repair and restore, files would change (dry run)");
         m.put(REFUSED, "recovery would refuse at least one partition (rebuild-index: cannot rebuild; restore: a "
                 + "file changed since the repair); nothing changed");
@@ -94,8 +95,9 @@ public final class ExitCode {
     }
 
     /**
-     * One partition's verdict: 3 I/O error, 2 refused, 1 accepted and recovery would change files, 0 accepted and no
-     * byte changes (the plan may still list the server's re-install of an identical index, RECOVERY 7.2).
+     * One partition's verdict: 3 I/O error, 2 refused, 1 accepted and boot would change files (the WAL's open,
+     * METADATA 6.7, or segment recovery), 0 accepted and no byte changes (the plan may still list the server's
+     * re-install of an identical index, RECOVERY 7.2).
      */
     public static int of(PartitionReport r) {
         switch (r.outcome()) {
@@ -104,8 +106,26 @@ public final class ExitCode {
             case REFUSED:
                 return REFUSED;
             default:
-                return r.changesFiles() ? CHANGES : CLEAN;
+                return r.bootChangesFiles() ? CHANGES : CLEAN;
         }
+    }
+
+    /**
+     * True when the WAL's open changes a name of one of {@code segments} (its stem is that segment's start; null: of
+     * any segment).
+     */
+    public static boolean walOpenChanges(PartitionReport r, LongPredicate segments) {
+        if (!r.walOpenChangesFiles() || segments == null) {
+            return r.walOpenChangesFiles();
+        }
+        for (String n : r.walOpen().changedNames()) {
+            Long start = segtool.formats.naming.SegmentFiles.startOffsetOf(segtool.formats.naming.SegmentFiles
+                    .stemOf(n));
+            if (start != null && segments.test(start)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -134,6 +154,9 @@ public final class ExitCode {
     public static int of(PartitionReport r, LongPredicate segments) {
         if (segments == null || r.outcome() != PartitionReport.Outcome.ACCEPTED) {
             return of(r);
+        }
+        if (walOpenChanges(r, segments)) {
+            return CHANGES;
         }
         for (SegmentReport s : r.segments()) {
             if (segments.test(s.start()) && s.changesFiles()) {
@@ -175,7 +198,9 @@ public final class ExitCode {
     public static int of(Repairer.Outcome o) {
         switch (o.status()) {
             case CLEAN:
-                return o.pending().isEmpty() ? CLEAN : CHANGES;
+                // nothing for segtool to do; the WAL's open may still change files at boot (1, as scan says)
+                return o.pending().isEmpty() && (o.before() == null || !walOpenChanges(o.before(),
+                        o.segments() == null ? null : o.segments()::contains)) ? CLEAN : CHANGES;
             case PLANNED:
             case DECLINED:
                 return CHANGES;

@@ -158,24 +158,30 @@ final class Wal {
         Path retained = dir.resolve(retainedName);
         boolean pubExists = Files.exists(pub, LinkOption.NOFOLLOW_LINKS);
         boolean retainedExists = Files.exists(retained, LinkOption.NOFOLLOW_LINKS);
-        if (!retainedExists && !pubExists) {
-            return Result.refuse(PartitionInputs.Refusal.UNDECIDED, name + ": neither " + retained.getFileName()
-                    + " nor " + publicName + " exists for the WAL's tail segment; what the open then does is not "
-                    + "specified");
-        }
         List<WalOpenStep> steps = new ArrayList<>();
         Set<String> removed = new TreeSet<>();
         Map<String, String> readAs = new TreeMap<>();
         Map<String, Long> limits = new TreeMap<>();
-        // step 1: the retained inode, linked from the public name when the WAL has no link of its own
-        Path file = retainedExists ? retained : pub;
-        String shown = retainedExists ? retainedName : publicName;
-        if (!retainedExists) {
+        long published = tail.length();
+        // step 1: the retained inode, linked from the public name when the WAL has no link of its own, created (empty)
+        // when neither name exists
+        boolean created = !retainedExists && !pubExists;
+        if (created && published != 0) {
+            return Result.refuse(PartitionInputs.Refusal.SERVER_REFUSES_PARTITION, "PrepareWal: neither "
+                    + retainedName + " nor " + publicName + " exists, so the open creates " + retainedName
+                    + " (METADATA 6.7 step 1): 0 bytes, fewer than the " + Long.toUnsignedString(published)
+                    + " the frontier published (lost durably published bytes)");
+        }
+        Path file = retainedExists || created ? retained : pub;
+        String shown = retainedExists || created ? retainedName : publicName;
+        if (created) {
+            steps.add(new WalOpenStep(WalOpenStep.Action.CREATE_EMPTY, retainedName, null, null, 0L, "create "
+                    + retainedName + " empty (neither it nor " + publicName + " exists; tail.length is 0)"));
+        } else if (!retainedExists) {
             steps.add(new WalOpenStep(WalOpenStep.Action.LINK_RETAINED, retainedName, publicName, null, null,
                     "link " + retainedName + " to " + publicName + " (the WAL retains the public inode)"));
         }
-        long size = Files.size(file);
-        long published = tail.length();
+        long size = created ? 0 : Files.size(file);
         if (Long.compareUnsigned(size, published) < 0) {
             return Result.refuse(PartitionInputs.Refusal.SERVER_REFUSES_PARTITION, "PrepareWal: " + shown + " holds "
                     + size + " bytes, fewer than the " + Long.toUnsignedString(published)
@@ -185,7 +191,7 @@ final class Wal {
         if (cut) {
             steps.add(new WalOpenStep(WalOpenStep.Action.TRUNCATE, shown, null, size, published, "truncate " + shown
                     + " from " + size + " to " + Long.toUnsignedString(published) + " bytes (tail.length)"));
-        } else {
+        } else if (!created) {
             steps.add(new WalOpenStep(WalOpenStep.Action.KEEP, shown, null, size, size, shown + " holds the "
                     + Long.toUnsignedString(published) + " published bytes: kept"));
         }
@@ -193,9 +199,11 @@ final class Wal {
         boolean relink = Long.compareUnsigned(published, seg.maxSize()) < 0
                 || Long.compareUnsigned(tail.nextOffset(), checkpoint.nextOffset()) > 0 || pubExists;
         boolean publicIsRetained = false;
+        boolean tmpRemoved = false;
         if (relink) {
             if (Files.exists(dir.resolve(tmpName), LinkOption.NOFOLLOW_LINKS)) {
-                removed.add(tmpName);
+                // shown, but not part of the view: the sweep ignores .tmp (R 3), so segment recovery reads the same
+                tmpRemoved = true;
                 steps.add(new WalOpenStep(WalOpenStep.Action.REMOVE_TMP, tmpName, null, null, null, "remove "
                         + tmpName + " (left by an earlier open; the re-link starts by removing it)"));
             }
@@ -205,6 +213,15 @@ final class Wal {
             } else {
                 boolean replace = pubExists;
                 readAs.put(publicName, retainedName);
+                if (created) {
+                    limits.put(publicName, 0L);
+                }
+                if (replace) {
+                    notes.add(publicName + " (another inode than the WAL's, " + Files.size(pub) + " bytes) is replaced "
+                            + "at boot by the WAL's open (METADATA 6.7 step 2): its bytes are then gone from the "
+                            + "directory; to keep them, copy " + publicName + " (a copy, not a hard link) to a place "
+                            + "outside the data directory before the server starts");
+                }
                 steps.add(new WalOpenStep(replace ? WalOpenStep.Action.REPLACE : WalOpenStep.Action.CREATE, publicName,
                         retainedName, null, null, (replace ? "replace " + publicName + " (another inode, "
                         + Files.size(pub) + " bytes) by" : "create " + publicName + " from") + " the WAL's retained "
@@ -248,7 +265,7 @@ final class Wal {
                 limits.put(n, published);
             }
         }
-        if (!removed.contains(tmpName) && Files.exists(dir.resolve(tmpName), LinkOption.NOFOLLOW_LINKS)) {
+        if (!tmpRemoved && Files.exists(dir.resolve(tmpName), LinkOption.NOFOLLOW_LINKS)) {
             notes.add(tmpName + " is the WAL's relinking name for its retained inode (METADATA 6.7): left alone");
         }
         DirectoryView view = new DirectoryView(removed, readAs, limits);

@@ -14,6 +14,8 @@ public record WalOpenStep(Action action, String file, String from, Long fromByte
     public enum Action {
         /** Step 1: the retained inode holds exactly {@code tail.length} bytes. No change. */
         KEEP(false),
+        /** Step 1: neither the retained link nor the public name exists; the open creates the retained file empty. */
+        CREATE_EMPTY(true),
         /** Step 1: the retained link is missing and is made from the public name. */
         LINK_RETAINED(true),
         /** Step 1: the retained inode is longer than {@code tail.length} and is cut to it (every name of it). */

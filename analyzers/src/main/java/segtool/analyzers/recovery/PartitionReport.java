@@ -10,12 +10,14 @@ import segtool.formats.naming.PartitionPath;
  * (with the refusal), or an I/O error that prevented a verdict ({@link Outcome}; {@code ioFailure} names its path,
  * operation and OS reason, and {@code ioError} is its one line); the sweep's deletions and warnings;
  * one report per segment in ascending order; the chain guard's {@code recoverable_bytes}; the shared budget's
- * counters at the end of the load; and, when asked for, the verdict under the other mode.
+ * counters at the end of the load; when asked for, the verdict under the other mode; and {@code walOpen}, the
+ * directory the prepare WAL's open leaves before segment recovery reads it (METADATA 6.7; {@link DirectoryView#AS_IS}
+ * when the open changes nothing recovery sees, or there is none).
  */
 public record PartitionReport(PartitionPath partition, boolean durable, Outcome outcome, Refusal refusal,
                               String ioError, IoFailure ioFailure, List<PlannedOp.Delete> swept, List<SegmentReport> segments,
                               List<String> warnings, long recoverableBytes, Budget.Counters budget,
-                              PartitionReport otherMode) {
+                              PartitionReport otherMode, DirectoryView walOpen) {
     /** The typed outcome of a partition load; exit codes are derived from it (analyzers' ExitCode). */
     public enum Outcome {
         ACCEPTED, REFUSED, IO_ERROR;
@@ -29,6 +31,16 @@ public record PartitionReport(PartitionPath partition, boolean durable, Outcome 
         swept = List.copyOf(swept);
         segments = List.copyOf(segments);
         warnings = List.copyOf(warnings);
+        walOpen = walOpen == null ? DirectoryView.AS_IS : walOpen;
+    }
+
+    /** A verdict on the directory as it is (no WAL open in front of segment recovery). */
+    public PartitionReport(PartitionPath partition, boolean durable, Outcome outcome, Refusal refusal,
+                           String ioError, IoFailure ioFailure, List<PlannedOp.Delete> swept, List<SegmentReport> segments,
+                           List<String> warnings, long recoverableBytes, Budget.Counters budget,
+                           PartitionReport otherMode) {
+        this(partition, durable, outcome, refusal, ioError, ioFailure, swept, segments, warnings, recoverableBytes,
+                budget, otherMode, DirectoryView.AS_IS);
     }
 
     /**
@@ -43,7 +55,7 @@ public record PartitionReport(PartitionPath partition, boolean durable, Outcome 
     /** This verdict with {@code other}, the verdict under the other {@code enforce_fsync}, attached. */
     public PartitionReport withOtherMode(PartitionReport other) {
         return new PartitionReport(partition, durable, outcome, refusal, ioError, ioFailure, swept, segments,
-                warnings, recoverableBytes, budget, other);
+                warnings, recoverableBytes, budget, other, walOpen);
     }
 
     /** Every planned operation in execution order: sweep deletions, staging writes, then pass C per segment. */
@@ -88,7 +100,21 @@ public record PartitionReport(PartitionPath partition, boolean durable, Outcome 
         return false;
     }
 
-    /** Exit-code class: 0 clean, 1 recovery would change files, 2 refused, 3 I/O error ({@link ExitCode#of}). */
+    /**
+     * True when the prepare WAL's open, which the server runs at boot before segment recovery (METADATA 6.7 steps
+     * 1-3), removes, re-links or cuts a name segment recovery lists or reads: boot changes files even when recovery
+     * itself changes none. segtool never does these steps (they are the WAL's).
+     */
+    public boolean walOpenChangesFiles() {
+        return outcome != Outcome.IO_ERROR && !walOpen.asIs();
+    }
+
+    /** True when boot changes a file: the WAL's open ({@link #walOpenChangesFiles}) or recovery ({@link #changesFiles}). */
+    public boolean bootChangesFiles() {
+        return walOpenChangesFiles() || changesFiles();
+    }
+
+    /** Exit-code class: 0 clean, 1 boot would change files, 2 refused, 3 I/O error ({@link ExitCode#of}). */
     public int severity() {
         return ExitCode.of(this);
     }

@@ -92,7 +92,7 @@ public final class RecoveryEngine {
             segments.add(d.freeze());
         }
         return new PartitionReport(partition, durable, outcome, refusal, ioError, ioFailure, load.swept, segments,
-                load.warnings, load.recoverableBytes, load.budget.counters(), null);
+                load.warnings, load.recoverableBytes, load.budget.counters(), null, options.view());
     }
 
     /** What one partition load has gathered so far; a refusal or an I/O error leaves it as it stood. */

@@ -285,7 +285,7 @@ public final class Repairer {
                 now = engine.judge(run.partition, durable);
             }
             run.after = now;
-            if (ExitCode.of(now) != ExitCode.CLEAN) {
+            if (now.outcome() != PartitionReport.Outcome.ACCEPTED || now.changesFiles()) {
                 run.notes.add("after the cuts the partition still is not clean: " + (now.refusal() != null
                         ? now.refusal().toString() : now.ioError() != null ? now.ioError()
                         : now.operations().size() + " operation(s) pending"));
@@ -648,7 +648,7 @@ public final class Repairer {
                 if (others > 0) {
                     notes.add("the partition still needs " + others + " other operation(s); see segtool repair");
                 }
-            } else if (ExitCode.of(after) != ExitCode.CLEAN) {
+            } else if (after.outcome() != PartitionReport.Outcome.ACCEPTED || after.changesFiles()) {
                 notes.add("after the repair the partition still is not clean: "
                         + (after.refusal() != null ? after.refusal().toString() : after.operations().size()
                         + " operation(s) pending") + " (see RECOVERY 11.2 for the one known non-fixpoint)");

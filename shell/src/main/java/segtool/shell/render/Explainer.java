@@ -142,11 +142,25 @@ public final class Explainer {
                 for (SegmentReport s : r.segments()) {
                     changes |= s.status() != SegmentReport.Status.CLEAN;
                 }
+                if (r.walOpenChangesFiles()) {
+                    return "ACCEPTED after changes: at boot the server's WAL open first changes files (METADATA 6.7: "
+                            + walOpenChanges(r) + "), then segment recovery " + (changes ? "changes files too"
+                            : "changes none") + " and the server boots this partition (" + counts + ")";
+                }
                 return changes ? "ACCEPTED after changes: the server boots this partition and changes files itself "
                         + "first (" + counts + ")"
                         : "ACCEPTED as it is: the server boots this partition without changing a file (" + counts
                         + ")";
         }
+    }
+
+    /** {@code replaces 00000000000000000000.log, deletes 00000000000000000009.log}: what the WAL's open does to names. */
+    private static String walOpenChanges(PartitionReport r) {
+        List<String> out = new ArrayList<>();
+        r.walOpen().readAs().keySet().forEach(n -> out.add("re-links " + n + " to " + r.walOpen().readAs().get(n)));
+        r.walOpen().limits().forEach((n, l) -> out.add("cuts " + n + " to " + u(l) + " bytes"));
+        r.walOpen().removed().forEach(n -> out.add("deletes " + n));
+        return String.join(", ", out);
     }
 
     /** A refusal's name in plain words. */

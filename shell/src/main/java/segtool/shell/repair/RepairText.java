@@ -182,8 +182,13 @@ final class RepairText {
         }
         switch (o.status()) {
             case CLEAN:
-                return o.pending().isEmpty() ? "clean, nothing to change"
-                        : "an interrupted repair is unfinished; --apply finishes it";
+                if (!o.pending().isEmpty()) {
+                    return "an interrupted repair is unfinished; --apply finishes it";
+                }
+                return o.before() != null && o.before().walOpenChangesFiles()
+                        ? "nothing for segtool to change, but not clean: the server's WAL open changes these files at "
+                        + "boot (METADATA 6.7: " + String.join(", ", o.before().walOpen().changedNames()) + "); "
+                        + "segtool does not do the WAL's work" : "clean, nothing to change";
             case PLANNED:
                 return "would change files (dry run; --apply to do it): " + o.plan().ops().size()
                         + " operation(s)";
