@@ -70,6 +70,30 @@ class WalOpenCliTest {
     }
 
     @Test
+    void explain_neverSaysBootCutsTheCheckpointSegment() throws Exception {
+        // review finding: tail (0, 1145, 5) past checkpoint (0, 782, 4), the ordinary shape of a WAL partition with
+        // unacknowledged bytes; RECOVERY 9 walks the first 782 bytes and never truncates the log (step 2)
+        NodeDir n = new NodeDir(tmp.resolve("node"));
+        n.snapshot(SnapshotWriter.example28().file());
+        FrontierWriter w = FrontierWriter.example69();
+        w.segments = new long[] {1L << 30, 1, 0, 0, 1145, 5, 0, 0, 782, 4};
+        NodeDir.wal(n.partition(0, 0, 0, 1), 1, w);
+        Path p = n.partitionDir(0, 0, 0);
+        Cli.Result explain = Cli.run("explain", p);
+        String e = flat(explain.out());
+        assertFalse(e.contains("cuts the log"), explain.out());
+        assertFalse(e.contains("torn (dropped by recovery)"), explain.out());
+        assertFalse(e.contains("To keep the"), explain.out());
+        assertTrue(e.contains("reads only the WAL checkpoint's first 782 bytes and leaves the log whole: the 363 bytes "
+                + "past it are the WAL's"), explain.out());
+        assertTrue(e.contains("past the WAL checkpoint (the WAL's; kept, not read)"), explain.out());
+        JsonNode j = new ObjectMapper().readTree(Cli.run("explain", "--json", p).out());
+        assertTrue(j.toString().contains("\"past_checkpoint\""), j.toString());
+        assertFalse(j.toString().contains("\"truncate_log\""), j.toString());
+        assertEquals(1145, Files.size(p.resolve("00000000000000000000.log")));
+    }
+
+    @Test
     void scanDataDir_namesThePartitionsJudgedAfterTheOpen() throws Exception {
         NodeDir n = new NodeDir(tmp.resolve("node"));
         n.snapshot(NodeDir.oneStream(5, 2, java.util.List.of(NodeDir.topic(0, "t", segtool.samples.metadata.Opt

@@ -10,6 +10,11 @@ public record Region(Kind kind, long from, long to, String note) {
         UNREAD,
         /** After the last record kept: the probe found no survivor, pass C cuts it (4.7 step 4). */
         TORN_TAIL,
+        /**
+         * Past the WAL checkpoint's length in its segment: recovery neither reads nor cuts it; the bytes belong to the
+         * partition WAL (RECOVERY 9, METADATA 6.7).
+         */
+        PAST_CHECKPOINT,
         /** The record a walk stopped at: as far as its header claims, or one header's worth. */
         DAMAGED,
         /** A record that verifies but carries another partition's id (ForeignBatch). */

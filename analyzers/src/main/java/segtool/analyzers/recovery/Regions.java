@@ -49,7 +49,8 @@ final class Regions {
                 for (Region g : s.unread()) {
                     c.paint(g.from(), g.to(), Region.Kind.UNREAD);
                 }
-                c.paint(s.size(), len, Region.Kind.TORN_TAIL);
+                c.paint(s.size(), len, s.logCut() != null || s.step() != DecisionStep.CHECKPOINT
+                        ? Region.Kind.TORN_TAIL : Region.Kind.PAST_CHECKPOINT);
                 break;
             case EMPTY:
                 // pass C moves the bytes aside (6.2); a refused partition keeps them as they are, unproved

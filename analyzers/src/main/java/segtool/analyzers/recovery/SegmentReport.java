@@ -120,6 +120,20 @@ public record SegmentReport(long start, Path log, Path index, long logLength, lo
         return bounds.indexSize();
     }
 
+    /**
+     * The log truncation pass C makes on this segment, or null when it leaves the log's length alone: also when the
+     * segment is the WAL checkpoint's, which recovery walks over its checkpointed prefix only ({@link #size()}) and
+     * never cuts (RECOVERY 9 step 2).
+     */
+    public PlannedOp.TruncateLog logCut() {
+        for (PlannedOp o : operations()) {
+            if (o instanceof PlannedOp.TruncateLog) {
+                return (PlannedOp.TruncateLog) o;
+            }
+        }
+        return null;
+    }
+
     public boolean recoveredEmpty() {
         return bounds.recoveredEmpty();
     }

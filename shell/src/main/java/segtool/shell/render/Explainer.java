@@ -91,7 +91,8 @@ public final class Explainer {
         PartitionReport o = r.otherMode();
         if (o != null) {
             boolean same = sameVerdict(r, o);
-            f.add(new Fact("other mode", atBoot(o) + "  [" + mode(o.durable()) + "]" + (same
+            f.add(new Fact("other mode", atBoot(o) + "  [" + mode(o.durable()) + "]"
+                    + (o.refusal() != null ? "\n" + o.refusal() : "") + (same
                     ? " - the same verdict"
                     : "\nThe setting changes the verdict: confirm the topic's durability before acting.")));
         }
@@ -345,9 +346,12 @@ public final class Explainer {
             case KEEP:
             case REBUILT:
                 List<String> parts = new ArrayList<>();
-                if (U64.lt(s.size(), s.logLength())) {
+                if (s.logCut() != null) {
                     parts.add("cuts the log from " + Bytes.count(s.logLength()) + " to " + Bytes.count(s.size())
                             + ", dropping " + Bytes.count(s.logLength() - s.size()));
+                } else if (U64.lt(s.size(), s.logLength())) {
+                    parts.add("reads only the WAL checkpoint's first " + Bytes.count(s.size()) + " and leaves the log "
+                            + "whole: the " + Bytes.count(s.logLength() - s.size()) + " past it are the WAL's");
                 }
                 if (s.result() == SegmentReport.Result.REBUILT) {
                     parts.add("rebuilds the index (" + U64.str(s.entries()) + " -> " + s.rebuiltEntries().size()
@@ -600,7 +604,7 @@ public final class Explainer {
             case A7:
                 return "A7: durable mode trusts what lies below the last entry (its chunks were fsynced) and "
                         + "verifies from byte " + U64.str(lastPos) + " (W(last))"
-                        + (U64.lt(s.size(), s.logLength()) && s.result() == SegmentReport.Result.KEEP
+                        + (s.logCut() != null && s.result() == SegmentReport.Result.KEEP
                         ? "; it stopped at " + U64.str(s.size())
                         + " and the probe found no survivor, so the log is cut "
                         + "there and the index kept" : "; the index is kept");
@@ -636,8 +640,11 @@ public final class Explainer {
     }
 
     private static String cut(SegmentReport s) {
-        return U64.lt(s.size(), s.logLength()) ? " (cut from " + U64.str(s.logLength()) + ", dropping "
-                + U64.str(s.logLength() - s.size()) + " bytes)" : "";
+        if (s.logCut() == null) {
+            return U64.lt(s.size(), s.logLength()) ? " (of " + U64.str(s.logLength()) + "; the "
+                    + U64.str(s.logLength() - s.size()) + " past the WAL checkpoint are kept)" : "";
+        }
+        return " (cut from " + U64.str(s.logLength()) + ", dropping " + U64.str(s.logLength() - s.size()) + " bytes)";
     }
 
     private static String statusSuffix(SegmentReport s, PartitionReport r) {
@@ -731,7 +738,7 @@ public final class Explainer {
         if (t == null) {
             text = "not listed";
         } else if (t.result() == SegmentReport.Result.REFUSED && o.refusal() != null) {
-            text = "the partition is refused here (" + o.refusal().variant() + ")";
+            text = "the partition is refused here: " + o.refusal();
         } else if (t.result() == SegmentReport.Result.NOT_EXAMINED) {
             text = "not examined (an earlier segment is refused)";
         } else {
@@ -800,7 +807,7 @@ public final class Explainer {
         if (s.result() == SegmentReport.Result.EMPTY) {
             return "boot applies the plan by itself; the fenced files stay in the fence directory, untouched";
         }
-        if (U64.lt(s.size(), s.logLength())) {
+        if (s.logCut() != null) {
             return "Boot applies the plan by itself. To keep the " + U64.str(s.logLength() - s.size()) + " bytes it "
                     + "cuts, copy " + s.log().getFileName() + " aside first; to see them:\n$ segtool hexdump " + log
                     + " " + U64.str(s.size());

@@ -19,6 +19,7 @@ public final class SegmentMap {
         VERIFIED('=', Style.Paint.GREEN, "verified", 0),
         UNREAD('~', Style.Paint.CYAN, "not re-read at boot", 0),
         TORN('-', Style.Paint.YELLOW, "torn (dropped by recovery)", 1),
+        PAST_CHECKPOINT('w', Style.Paint.CYAN, "past the WAL checkpoint (the WAL's; kept, not read)", 0),
         DAMAGED('X', Style.Paint.RED, "damaged", 4),
         RESIDUE('?', Style.Paint.MAGENTA, "residue (unclassified)", 2),
         SURVIVOR('S', Style.Paint.BLUE, "survivor (verifies after damage)", 3),
@@ -53,6 +54,8 @@ public final class SegmentMap {
                     return UNREAD;
                 case TORN_TAIL:
                     return TORN;
+                case PAST_CHECKPOINT:
+                    return PAST_CHECKPOINT;
                 case DAMAGED:
                     return DAMAGED;
                 case FOREIGN_BATCH:
