@@ -43,7 +43,7 @@ import segtool.shell.options.VerdictOptions;
                 + "differ or are missing); nothing changed",
             "3:an I/O error, or inputs segtool cannot read or decide (as `scan`)",
             "4:another process has files of the data open, or holds the partition's lock; nothing changed",
-            "64:usage error",
+            "64:usage error, or a --durability that contradicts the topic's metadata (as `scan`)",
             "130:cancelled (Ctrl-C)"},
         footer = {"%nExamples:",
             "  segtool apply --plan plan.json --node broker-2 --donor-dir /mnt/from-broker-1/local_data",

@@ -46,7 +46,10 @@ import segtool.formats.naming.SegmentFiles;
  */
 public final class PlanApply {
 
-    /** What happened to one partition; {@code status}: applied, planned, nothing, refused, in_use, io_error. */
+    /**
+     * What happened to one partition; {@code status}: applied, planned, nothing, refused, in_use, io_error, usage (the
+     * command line contradicts the metadata: exit 64, as in {@code scan}).
+     */
     public record Outcome(PartitionKey key, Path partition, String status, List<String> details,
                           PartitionManifest.Verdict after, Path quarantine) {
         public int exitCode() {
@@ -61,6 +64,8 @@ public final class PlanApply {
                     return ExitCode.IN_USE;
                 case "io_error":
                     return ExitCode.IO_ERROR;
+                case "usage":
+                    return ExitCode.USAGE;
                 default:
                     return ExitCode.CLEAN;
             }
@@ -111,10 +116,12 @@ public final class PlanApply {
             }
             PartitionInputs local = inputs.resolve(partition);
             if (!local.judgeable()) {
-                // inputs segtool cannot decide or read are exit 3 as in every verdict command, not a refusal
+                // the same codes as every verdict command (ExitCode.of): inputs segtool cannot decide or read are 3,
+                // a --durability that contradicts the metadata is 64, the server's own refusal 2
                 details.add(local.refusalLine());
-                return new Outcome(e.key(), dir, ExitCode.of(local.refusal()) == ExitCode.IO_ERROR ? "io_error"
-                        : "refused", details, null, null);
+                int code = ExitCode.of(local.refusal());
+                return new Outcome(e.key(), dir, code == ExitCode.IO_ERROR ? "io_error" : code == ExitCode.USAGE
+                        ? "usage" : "refused", details, null, null);
             }
             if (local.wal().openChangesDirectory()) {
                 // the plan's digests are of the files as they are; the server's WAL open changes some first

@@ -169,4 +169,27 @@ class PlanApplyTest {
         assertTrue(o.details().get(0).contains("purge_generation unknown"), o.details().get(0));
         assertTrue(Files.notExists(b(1)));
     }
+
+    @Test
+    void aDurabilityThatContradictsTheMetadata_isAUsageError_asInScan() throws Exception {
+        Damage.flipByte(b(1), layout.get(1).batch(1).position() + 300);
+        PlanFile.Entry e = plan().of("b").get(0);
+        // node b's metadata now says the topic is persisted; the command line says replicated
+        new segtool.samples.metadata.NodeDir(root.resolve("b")).snapshot(new segtool.samples.metadata.SnapshotWriter()
+                .sequence(5).revision(2).stream(new segtool.samples.metadata.SnapshotWriter.Stream(1, "s1",
+                        segtool.samples.metadata.SnapshotWriter.T, List.of(segtool.samples.metadata.NodeDir.topic(1,
+                                "t", segtool.samples.metadata.Opt.post4092(segtool.samples.metadata.Opt.string(
+                                        "durability", "persisted", true)), 1, 1)))).file());
+        Files.write(Replicas.partition(root, "b").resolve("created.revision"), java.nio.ByteBuffer.allocate(8)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(1).array());
+        assertEquals(segtool.analyzers.inputs.PartitionInputs.Refusal.CONTRADICTS_METADATA, LENIENT.resolve(
+                segtool.formats.naming.PartitionPath.of(Replicas.partition(root, "b"))).refusal());
+        byte[] before = Files.readAllBytes(b(1));
+        PlanApply.Outcome o = applier().run(e, root.resolve("a"), LENIENT, true, false);
+        assertEquals("usage", o.status(), o.details().toString());
+        assertEquals(segtool.analyzers.exit.ExitCode.USAGE, o.exitCode());
+        assertTrue(o.details().get(0).startsWith("--durability=replicated contradicts the topic's stored durability"),
+                o.details().toString());
+        assertArrayEquals(before, Files.readAllBytes(b(1)));
+    }
 }
