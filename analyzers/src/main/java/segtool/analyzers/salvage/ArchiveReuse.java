@@ -25,9 +25,9 @@ import segtool.formats.naming.PartitionPath;
  *   <li>the archive itself: each line of {@code batches.ndjson} names a record at the next position of
  *       {@code batches.log}, of its {@code batch_length}, whose bytes hash to its {@code xxh3} and carry its
  *       {@code base_offset}; a line marked verified verifies there (F 2.5); the lines cover the file end to end;</li>
- *   <li>the partition: every record of this partition holding messages that verifies now, wherever salvage finds it
- *       (live segments, fences, quarantines), is an archived verified record with the same {@code base_offset} and
- *       the same XXH3-64 of its bytes.</li>
+ *   <li>the partition: every record that verifies now, wherever salvage finds it (live segments, fences,
+ *       quarantines), is an archived verified record with the same {@code base_offset} and the same XXH3-64 of its
+ *       bytes: also a record of another partition's id and an empty one, which a fresh salvage archives too.</li>
  * </ol>
  * The archive's keys are held in a table of at most {@value #KEYS_PER_PASS} per pass; an archive with more records
  * is checked in several passes, each taking the keys of one hash class.
@@ -46,7 +46,7 @@ public final class ArchiveReuse {
             throws IOException {
         Path log = archive.resolve(Salvager.BATCHES_LOG);
         Path lines = archive.resolve(Salvager.BATCHES_NDJSON);
-        for (Path f : new Path[] {log, lines}) {
+        for (Path f : new Path[] {log, lines, archive.resolve(Salvager.MESSAGES_NDJSON)}) {
             if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
                 return f + ": missing or not a regular file; the salvage archive at " + archive + " cannot be "
                         + "reused (salvage to a new directory)";
@@ -102,7 +102,7 @@ public final class ArchiveReuse {
             KeySet keys = new KeySet((int) Math.min(KEYS_PER_PASS, records));
             int p = pass;
             eachLine(lines, (n, line) -> {
-                if (line.path("verified").asBoolean(false) && !line.path("foreign").asBoolean(false)) {
+                if (line.path("verified").asBoolean(false)) {
                     long k = key(u64(line.path("base_offset")), hex(line.path("xxh3").asText()));
                     if (Math.floorMod(k, passes) == p) {
                         keys.add(k);
@@ -132,8 +132,9 @@ public final class ArchiveReuse {
                         @Override
                         public void batch(long position, BatchHeader h, boolean verified, boolean chain,
                                           Defect defect) throws IOException {
-                            boolean ours = partitionId < 0 || h.partitionId() == partitionId;
-                            if (found[0] != null || !verified || !ours || h.messageCount() == 0) {
+                            // every record that verifies, as a fresh salvage archives it: also another partition's
+                            // (flagged foreign there) and an empty one
+                            if (found[0] != null || !verified) {
                                 return;
                             }
                             long base = h.baseOffset();

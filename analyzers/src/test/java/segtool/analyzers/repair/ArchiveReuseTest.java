@@ -114,6 +114,48 @@ class ArchiveReuseTest {
         Trees.assertClean(p, false, "after the cut");
     }
 
+    /**
+     * Review finding: a verifying record of another partition's id, or an empty one, is archived by a fresh salvage
+     * (flagged foreign), so an archive without it does not stand for a new one.
+     */
+    @Test
+    void anArchiveWithoutAVerifyingForeignRecord_isRefused() throws Exception {
+        Path data = tmp.resolve("data");
+        Path dir = Shapes.partitionDir(data);
+        Files.createDirectories(dir);
+        List<PartitionWriter.SegmentLayout> segments = PartitionWriter.fill(dir, PartitionWriter.Config.of(1)
+                .segmentSize(16 << 10).messagesRequiredToSave(16).trackLayout(true), 200, 8, 200, 3);
+        PartitionPath p = PartitionPath.of(dir);
+        Path archive = tmp.resolve("salvage");
+        salvage(p, archive); // before the foreign record lands
+        PartitionWriter.SegmentLayout last = segments.get(segments.size() - 1);
+        byte[] foreign = segtool.formats.log.RecordEncoder.encode(99, last.endOffset() + 1,
+                1_800_000_000_000_000L, 1_800_000_000_000_000L, List.of(segtool.formats.log.Message.of(7,
+                        "another partition's".getBytes())));
+        Files.write(last.log(), foreign, java.nio.file.StandardOpenOption.APPEND);
+        assertNotNull(FixpointTest.ENGINE.judge(p, false).refusal(), "ForeignBatch refuses it");
+        Map<String, byte[]> before = Trees.snapshot(data, true);
+        Repairer.Outcome o = acceptLoss(p, archive);
+        assertRefusedInOneLine(o, archive + ": does not hold ", " byte for byte");
+        Trees.assertSame(before, Trees.snapshot(data, true), "nothing changed");
+        salvage(p, tmp.resolve("fresh"));
+        assertEquals(0, acceptLoss(p, tmp.resolve("fresh")).exitCode(), "a fresh archive of the same bytes is reused");
+    }
+
+    /** A raw salvage has no messages.ndjson, which accept-loss writes and explain tells the operator to replay. */
+    @Test
+    void aRawArchiveWithoutMessages_isRefused() throws Exception {
+        PartitionPath p = refused(tmp.resolve("data"), 1);
+        Path archive = tmp.resolve("salvage");
+        new Salvager(Salvager.Options.defaults("test").withMessages(false)).salvage(p, archive, new ArrayList<>());
+        Map<String, byte[]> before = Trees.snapshot(tmp.resolve("data"), true);
+        Repairer.Outcome o = acceptLoss(p, archive);
+        assertEquals(2, o.exitCode(), () -> o.status() + " " + o.notes());
+        assertTrue(o.loss().unsafe().startsWith(archive.resolve(Salvager.MESSAGES_NDJSON) + ": missing"),
+                o.loss().unsafe());
+        Trees.assertSame(before, Trees.snapshot(tmp.resolve("data"), true), "nothing changed");
+    }
+
     /** Hostile environments (issue 16.5): --salvage-to a symlink, even to a reusable archive, is refused, not followed. */
     @Test
     void aSalvagePathThatIsASymlink_isRefused_neverFollowed() throws Exception {
