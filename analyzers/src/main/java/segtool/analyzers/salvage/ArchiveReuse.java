@@ -123,7 +123,7 @@ public final class ArchiveReuse {
     private static String missing(PartitionPath partition, KeySet keys, int passes, int pass, long maxBatchBytes,
                                   int window) throws IOException {
         List<String> problems = new ArrayList<>();
-        long partitionId = partition.partitionId();
+        Long partitionId = partition.hasPartitionId() ? partition.partitionId() : null;   // any u64 once known
         try (RecordVerifier verifier = new RecordVerifier()) {
             for (Source s : Salvager.sources(partition.directory(), problems)) {
                 String[] found = {null};

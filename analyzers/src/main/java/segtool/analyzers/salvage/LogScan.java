@@ -61,7 +61,7 @@ final class LogScan {
 
     private final SegmentChannel log;
     private final long start;
-    private final long partitionId;
+    private final Long partitionId;
     private final long maxBatchBytes;
     private final RecordVerifier verifier;
     private final long length;
@@ -74,11 +74,12 @@ final class LogScan {
     /**
      * @param log            the bytes
      * @param start          the start offset {@code S} of the segment the bytes belong to
-     * @param partitionId    the partition's id: the chain holds only records carrying it (-1: unknown, any id)
+     * @param partitionId    the partition's id: the chain holds only records carrying it; null when unknown (any id).
+     *                       Ids are u64: 2^63 and above are negative in a long and still known
      * @param maxBatchBytes  {@code MAXB}
      * @param verifier       the caller's verifier (one per thread)
      */
-    LogScan(SegmentChannel log, long start, long partitionId, long maxBatchBytes, RecordVerifier verifier) {
+    LogScan(SegmentChannel log, long start, Long partitionId, long maxBatchBytes, RecordVerifier verifier) {
         this.log = log;
         this.start = start;
         this.partitionId = partitionId;
@@ -129,7 +130,7 @@ final class LogScan {
             }
             known = null;
             if (h != null && defect == null) {
-                boolean inChain = chain && (partitionId < 0 || h.partitionId() == partitionId)
+                boolean inChain = chain && (partitionId == null || h.partitionId() == partitionId)
                         && h.baseOffset() == expected;
                 chain = inChain;
                 sink.batch(pos, h, true, inChain, null);

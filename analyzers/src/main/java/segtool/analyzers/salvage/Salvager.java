@@ -365,7 +365,8 @@ public final class Salvager {
         long spanLast = 0;
         try (RecordVerifier verifier = new RecordVerifier()) {
             for (Source s : sources) {
-                SourceResult r = scan(partition.partitionId(), s, verifier, writer, unverified, totals);
+                Long id = partition.hasPartitionId() ? partition.partitionId() : null;   // any u64 once known
+                SourceResult r = scan(id, s, verifier, writer, unverified, totals);
                 results.add(r);
                 archived.addAll(r.offsets());
                 if (s.kind() == Source.Kind.SEGMENT && (!hasSpan || U64.lt(s.start(), spanFirst))) {
@@ -404,7 +405,7 @@ public final class Salvager {
                 totals[0], totals[1], totals[2]);
     }
 
-    private SourceResult scan(long partitionId, Source s, RecordVerifier verifier, Writer writer,
+    private SourceResult scan(Long partitionId, Source s, RecordVerifier verifier, Writer writer,
                               OffsetRanges unverifiedOffsets, long[] totals) throws IOException {
         OffsetRanges offsets = new OffsetRanges();
         OffsetRanges pastDamage = new OffsetRanges();
@@ -434,7 +435,7 @@ public final class Salvager {
                         case FENCE -> Location.FENCED;
                         case QUARANTINE -> Location.QUARANTINE;
                     };
-                    boolean ours = partitionId < 0 || h.partitionId() == partitionId;
+                    boolean ours = partitionId == null || h.partitionId() == partitionId;
                     if (verified) {
                         counts[0]++;
                         counts[3] += where == Location.CHAIN ? 1 : 0;

@@ -422,4 +422,29 @@ class SalvagerTest {
         assertFalse(Files.exists(abandoned), "the dead owner's temporary is gone");
         assertTrue(Files.isDirectory(live), "pid 1 is alive: its temporary is not segtool's to remove");
     }
+
+    @Test
+    void partitionId2Pow64Minus1_isKnown_aForeignBatchIsNotInItsChain() throws IOException {
+        // the foreign-batch shape under partition id 2^64-1 (-1 in a long): A and B re-stamped for it, C for 2
+        Path p = tmp.resolve("max/streams/1/topics/1/partitions/18446744073709551615");
+        Files.createDirectories(p);
+        try (var files = Files.list(galleryPartition("foreign-batch"))) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Files.copy(f, p.resolve(f.getFileName()));
+            }
+        }
+        Path log = p.resolve(SegmentFiles.stem(0) + SegmentFiles.LOG);
+        for (long at : new long[] {0, 315}) {
+            segtool.samples.Damage.overwriteU64(log, at + BatchHeader.PARTITION_ID_OFFSET, -1L);
+            segtool.samples.Damage.restampBatch(log, at);
+        }
+        PartitionPath path = PartitionPath.of(p);
+        assertTrue(path.hasPartitionId());
+        assertEquals(-1L, path.partitionId());
+        Path out = tmp.resolve("max-out");
+        salvage(p, out, Salvager.Options.defaults("test"));
+        assertEquals(List.of("chain@0:0=0+1", "chain@0:315=1+3", "past_damage@0:782=4+1 foreign"), exported(out));
+        JsonNode summary = JSON.readTree(out.resolve(Salvager.SUMMARY).toFile());
+        assertEquals("[0..3]", ranges(summary.get("archived_offsets")));
+    }
 }
