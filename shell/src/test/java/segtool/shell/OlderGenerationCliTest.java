@@ -45,6 +45,7 @@ class OlderGenerationCliTest {
             String said = (r.out() + r.err()).replaceAll("\\s+", " "); // explain folds long lines
             assertTrue(said.contains(log + ": an older generation of the segment format"), command + ": " + r);
             assertTrue(said.contains("its .index is 32 bytes"), command + ": " + r);
+            assertTrue(!said.contains("I/O error"), command + " does not call it an I/O error: " + r);
         }
         Cli.Result json = Cli.run("scan", "--json", p);
         assertEquals(3, json.exit(), json.toString());

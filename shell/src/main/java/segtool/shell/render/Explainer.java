@@ -129,7 +129,9 @@ public final class Explainer {
     public static String atBoot(PartitionReport r) {
         switch (r.outcome()) {
             case IO_ERROR:
-                return "CANNOT JUDGE (I/O error): " + r.ioError();
+                // an engine read failure carries its IoFailure; a partition whose inputs give no verdict does not
+                return (r.ioFailure() != null ? "CANNOT JUDGE (I/O error): " : "CANNOT JUDGE (no verdict from its "
+                        + "inputs): ") + r.ioError();
             case REFUSED:
                 return "REFUSED (" + r.refusal().variant() + "): the server will not boot this partition: "
                         + plainName(r.refusal().variant());
