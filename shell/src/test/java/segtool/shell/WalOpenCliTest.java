@@ -147,6 +147,8 @@ class WalOpenCliTest {
         Files.write(p.resolve("00000000000000000009.log"), java.util.Arrays.copyOfRange(abc, 782, 1145));
         Cli.Result scan = Cli.run("scan", p);
         assertEquals(ExitCode.CHANGES, scan.exit(), scan.toString());
+        assertTrue(flat(scan.out()).contains("s0/t0/p0: accepted: 1 clean, 1 file(s) changed by the WAL open first"),
+                scan.out());
         Cli.Result dir = Cli.run("scan", tmp.resolve("above"));
         assertEquals(ExitCode.CHANGES, dir.exit(), dir.toString());
         assertTrue(flat(dir.out()).contains("2 partitions: 0 refused, 1 would change files, 1 clean"), dir.out());

@@ -27,8 +27,9 @@ public record WalInputs(Checkpoint checkpoint, String source, List<WalOpenStep> 
 
     /**
      * True when the open changes what segment recovery lists or reads (a name removed, re-linked or cut), so the
-     * verdict is on the changed directory. A step that changes only {@code prepares-<rev>/} (the retained link made
-     * from the public name) does not count.
+     * verdict is on the changed directory and boot changes files (exit 1). A step that changes only
+     * {@code prepares-<rev>/} (the retained link made from the public name), or removes a leftover
+     * {@code <S>.log.tmp} (the sweep ignores {@code .tmp}, so recovery reads the same names), does not count.
      */
     public boolean openChangesDirectory() {
         return checkpoint != null && !checkpoint.opened().asIs();

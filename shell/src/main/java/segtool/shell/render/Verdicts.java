@@ -15,7 +15,10 @@ public final class Verdicts {
     private Verdicts() {
     }
 
-    /** {@code refused: InteriorDamage {...}} or {@code accepted: 1 truncated, 2 clean}. */
+    /**
+     * {@code refused: InteriorDamage {...}}, {@code accepted: 1 truncated, 2 clean} or {@code accepted: 1 clean, 1 file(s)
+     * changed by the WAL open first} (METADATA 6.7).
+     */
     public static String summary(PartitionReport r) {
         switch (r.outcome()) {
             case IO_ERROR:
@@ -33,7 +36,9 @@ public final class Verdicts {
                 List<String> parts = new ArrayList<>();
                 counts.forEach((k, v) -> parts.add(v + " " + k));
                 String swept = r.swept().isEmpty() ? "" : ", " + r.swept().size() + " file(s) swept";
-                return "accepted: " + String.join(", ", parts) + swept;
+                String wal = r.walOpenChangesFiles() ? ", " + r.walOpen().changedNames().size()
+                        + " file(s) changed by the WAL open first" : "";
+                return "accepted: " + String.join(", ", parts) + swept + wal;
         }
     }
 
