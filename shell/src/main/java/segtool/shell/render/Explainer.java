@@ -402,13 +402,7 @@ public final class Explainer {
                 parts.add("none: no record with messages verifies");
                 break;
             default:
-                Walk best = null;
-                for (Walk w : new Walk[]{s.rebuild(), s.fromFirst(), s.fromLast(), s.refusedWalk()}) {
-                    if (w != null && w.provedMessages()
-                            && (best == null || U64.gt(w.position() - w.from(), best.position() - best.from()))) {
-                        best = w;
-                    }
-                }
+                Walk best = longestProving(s);
                 if (best != null) {
                     long first = best.name().equals("R()") ? s.start()
                             : anchorOf(s, best) != null ? anchorOf(s, best).offset() : s.start();
@@ -487,13 +481,7 @@ public final class Explainer {
                 return s.logLength() == 0 ? "nothing (the log is empty)"
                         : "nothing: no record with messages verifies from byte 0";
             default:
-                Walk best = null;
-                for (Walk w : new Walk[]{s.rebuild(), s.fromFirst(), s.fromLast(), s.refusedWalk()}) {
-                    if (w != null && w.provedMessages()
-                            && (best == null || U64.gt(w.position() - w.from(), best.position() - best.from()))) {
-                        best = w;
-                    }
-                }
+                Walk best = longestProving(s);
                 if (best == null) {
                     return "no walk proved a record with messages before the refusal";
                 }
@@ -639,6 +627,18 @@ public final class Explainer {
             default:
                 return "not examined";
         }
+    }
+
+    /** Of the segment's walks, the one that proved messages over the most bytes, or null. */
+    private static Walk longestProving(SegmentReport s) {
+        Walk best = null;
+        for (Walk w : new Walk[]{s.rebuild(), s.fromFirst(), s.fromLast(), s.refusedWalk()}) {
+            if (w != null && w.provedMessages()
+                    && (best == null || U64.gt(w.position() - w.from(), best.position() - best.from()))) {
+                best = w;
+            }
+        }
+        return best;
     }
 
     private static String cut(SegmentReport s) {
