@@ -231,6 +231,12 @@ class ReplTest {
             typing.flush();
             assertTrue(Slow.STARTED.await(10, TimeUnit.SECONDS), "the command started");
             t.raise(Terminal.Signal.INT);
+            // type the next line only once the cancellation is reported: the dumb terminal echoes typing as it
+            // comes, and an echo interleaved with the report would split its words
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!out.toString(StandardCharsets.UTF_8).contains("segtool [130]> ") && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
             typing.write(("open " + dir + "\nexit\n").getBytes(StandardCharsets.UTF_8));
             typing.flush();
             shell.join(10_000);
