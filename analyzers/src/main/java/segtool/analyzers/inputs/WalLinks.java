@@ -24,6 +24,23 @@ public final class WalLinks {
         }
     }
 
+    /**
+     * Why {@code file} must not be truncated in place, or null: an inode with more than one link is also the prepare
+     * WAL's retained copy (prepares-*&#47;segment-*.log), which truncating it would shorten too, and METADATA 6.7 asks
+     * for a new file and a rename instead, which segtool does not write. Asked when a repair is planned and again
+     * just before the truncation, since a link can appear in between.
+     */
+    public static String inPlaceTruncation(Path file) throws IOException {
+        int links = linkCount(file);
+        if (links <= 1) {
+            return null;
+        }
+        return file + " has " + links + " hard links (the prepare WAL retains a segment's inode as "
+                + "prepares-*/segment-*.log): truncating it in place would truncate the WAL's copy too, and METADATA "
+                + "6.7 says a repair must write a new file and rename it instead; segtool does not do that yet, so it "
+                + "changes nothing here";
+    }
+
     /** The note for a segment log with {@code links} > 1 links, or null. */
     public static String note(int links) {
         if (links <= 1) {

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import segtool.analyzers.archive.FileRange;
 import segtool.analyzers.archive.FileXxh3;
+import segtool.analyzers.inputs.WalLinks;
 
 /**
  * The only code in segtool that changes files. It applies a {@link RepairPlan} the way the server's pass C would,
@@ -266,6 +267,10 @@ public final class Applier {
             throw conflict(p, "is " + now + " bytes; the plan truncates it from " + from + " to " + to);
         }
         requireCopied(q, seq, p, file, from);
+        String linked = WalLinks.inPlaceTruncation(p);
+        if (linked != null) {
+            throw conflict(p, "at the truncation: " + linked.substring(linked.indexOf(" has ") + 1));
+        }
         step("truncate " + p + " to " + to);
         try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE)) {
             ch.truncate(to);

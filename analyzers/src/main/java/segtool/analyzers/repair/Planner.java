@@ -171,12 +171,9 @@ public final class Planner {
             } else if (op instanceof PlannedOp.TruncateLog) {
                 PlannedOp.TruncateLog t = (PlannedOp.TruncateLog) op;
                 expect(t.path(), t.from());
-                int links = WalLinks.linkCount(t.path());
-                if (links > 1) {
-                    throw new Unsafe(t.path() + " has " + links + " hard links (the prepare WAL retains a segment's "
-                            + "inode as prepares-*/segment-*.log): truncating it in place would truncate the WAL's "
-                            + "copy too, and METADATA 6.7 says a repair must write a new file and rename it instead; "
-                            + "segtool does not do that yet, so it changes nothing here");
+                String linked = WalLinks.inPlaceTruncation(t.path());
+                if (linked != null) {
+                    throw new Unsafe(linked);
                 }
                 ops.add(new RepairOp.TruncateLog(seq, file, t.from(), t.to()));
                 leave(leaving, seq, file, t.to(), t.from() - t.to(), t.from(),

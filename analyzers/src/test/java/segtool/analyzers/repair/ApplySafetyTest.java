@@ -1,5 +1,6 @@
 package segtool.analyzers.repair;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -51,6 +52,36 @@ class ApplySafetyTest {
         assertEquals(4242, o.server().holders().get(0).pid());
         assertEquals(2, calls.get(), "checked when the run starts and again just before the commit point");
         Trees.assertSame(before, Trees.snapshot(tmp, true), "nothing changed, no preparation left");
+    }
+
+    /**
+     * Review finding: the link-count rule (METADATA 6.7: never truncate a WAL-linked log in place) is asked again at
+     * the truncation itself, not only when the plan is made: a link that appears in between stops the run there,
+     * with the log whole and the quarantine holding what it copied.
+     */
+    @Test
+    void aHardLinkMadeAfterThePlan_stopsTheTruncation_andTheLogStaysWhole() throws Exception {
+        PartitionPath p = Shapes.make(tmp, Shapes.repairable().get(0)); // a torn tail: the log is cut
+        Path log = p.directory().resolve("00000000000000000000.log");
+        byte[] before = Files.readAllBytes(log);
+        Path link = tmp.resolve("wal-retained.log");
+        Repairer linking = new Repairer(FixpointTest.ENGINE, ServerGuard.Report::idle, new Applier(StepHook.NONE,
+                "test"), plan -> {
+                    try {
+                        Files.createLink(link, log);
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                    return true;
+                });
+        Repairer.Outcome o = linking.repair(p, false, true, false);
+        assertEquals(Repairer.Status.IO_ERROR, o.status(), () -> o.status() + " " + o.error() + " " + o.notes());
+        assertTrue(o.error().contains(log + ": at the truncation: has 2 hard links"), o.error());
+        assertArrayEquals(before, Files.readAllBytes(log), "the shared inode was not truncated");
+        Files.delete(link);
+        Repairer.Outcome rerun = FixpointTest.repairer().repair(p, false, true, false);
+        assertEquals(0, rerun.exitCode(), () -> rerun.error() + " " + rerun.notes());
+        Trees.assertClean(p, false, "a re-run without the link finishes the repair");
     }
 
     @Test
