@@ -2,15 +2,14 @@ package segtool.analyzers.inputs;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import segtool.formats.io.LittleEndian;
 import segtool.formats.io.RegularFile;
+import segtool.formats.io.SegmentChannel;
 import segtool.formats.legacy.LegacyMessage;
 import segtool.formats.log.BatchHeader;
 import segtool.formats.naming.SegmentFiles;
@@ -62,27 +61,25 @@ public final class OlderGeneration {
         starts.sort(Long::compareUnsigned);
         long first = starts.get(0);
         Path log = SegmentFiles.log(dir, first);
-        if (!regular(log)) {
-            return null; // the verdict commands report it
-        }
-        ByteBuffer b = ByteBuffer.allocate(BatchHeader.LENGTH);
         long pos = 0;
         int chained = 0;
         long expected = first;
         long lastTimestamp = EARLIEST;
         long size;
-        try (FileChannel ch = FileChannel.open(log, StandardOpenOption.READ)) {
+        try (SegmentChannel ch = open(log)) {
+            if (ch == null) {
+                return null; // the verdict commands report it
+            }
             size = ch.size();
-            if (read(ch, b, 0) == BatchHeader.LENGTH && BatchHeader.decodes(b, 0)) {
+            if (startsWithBatch(ch)) {
                 return null;
             }
-            while (chained < CHAIN && pos < size) {
-                if (read(ch, b, pos) < LegacyMessage.HEADER) {
-                    break;
-                }
-                long len = LegacyMessage.length(b, 0);
-                long ts = LegacyMessage.timestamp(b, 0);
-                if (len < 0 || LegacyMessage.offset(b, 0) != expected || len > size - pos
+            while (chained < CHAIN && pos <= size - LegacyMessage.HEADER) {
+                int at = ch.at(pos, LegacyMessage.HEADER);
+                ByteBuffer b = ch.buffer();
+                long len = LegacyMessage.length(b, at);
+                long ts = LegacyMessage.timestamp(b, at);
+                if (len < 0 || LegacyMessage.offset(b, at) != expected || len > size - pos
                         || ts < lastTimestamp || ts >= LATEST) {
                     break;
                 }
@@ -96,27 +93,22 @@ public final class OlderGeneration {
             return null;
         }
         for (int i = 1; i < starts.size(); i++) {
-            Path other = SegmentFiles.log(dir, starts.get(i));
-            if (regular(other)) {
-                try (FileChannel ch = FileChannel.open(other, StandardOpenOption.READ)) {
-                    if (read(ch, b, 0) == BatchHeader.LENGTH && BatchHeader.decodes(b, 0)) {
-                        return null; // a batch-format partition whose first segment is damaged
-                    }
+            try (SegmentChannel other = open(SegmentFiles.log(dir, starts.get(i)))) {
+                if (other != null && startsWithBatch(other)) {
+                    return null; // a batch-format partition whose first segment is damaged
                 }
             }
         }
-        Path index = SegmentFiles.index(dir, first);
         String indexSays = "";
-        if (regular(index)) {
-            long n = Files.size(index);
+        try (SegmentChannel index = open(SegmentFiles.index(dir, first))) {
+            long n = index == null ? 0 : index.size();
             if (n > 0) {
                 if (n % LegacyMessage.INDEX_ENTRY != 0) {
                     return null;
                 }
-                try (FileChannel ch = FileChannel.open(index, StandardOpenOption.READ)) {
-                    if (read(ch, b, 0) < LegacyMessage.INDEX_ENTRY || b.order(ByteOrder.LITTLE_ENDIAN).getLong(0) != 0) {
-                        return null;
-                    }
+                int at = index.at(0, LegacyMessage.INDEX_ENTRY);
+                if (LittleEndian.u64(index.buffer(), at) != 0) {
+                    return null;
                 }
                 indexSays = ", and its .index is " + n + " bytes, whole 16-byte entries of that generation";
             }
@@ -129,25 +121,20 @@ public final class OlderGeneration {
                 + "wrote it)";
     }
 
-    private static boolean regular(Path p) {
+    /** The file through the project's bounded reader, or null when it is missing or not a regular file. */
+    private static SegmentChannel open(Path p) throws IOException {
         try {
-            RegularFile.require(p);
-            return true;
-        } catch (IOException notRegular) {
-            return false;
+            return SegmentChannel.open(p, BatchHeader.LENGTH);
+        } catch (java.nio.file.NoSuchFileException | RegularFile.NotRegular absent) {
+            return null;
         }
     }
 
-    /** Reads up to {@code b}'s capacity at {@code at}; {@code b} is left holding what was read, from index 0. */
-    private static int read(FileChannel ch, ByteBuffer b, long at) throws IOException {
-        b.clear();
-        while (b.hasRemaining()) {
-            int n = ch.read(b, at + b.position());
-            if (n <= 0) {
-                break;
-            }
+    private static boolean startsWithBatch(SegmentChannel ch) throws IOException {
+        if (ch.size() < BatchHeader.LENGTH) {
+            return false;
         }
-        b.flip();
-        return b.limit();
+        int at = ch.at(0, BatchHeader.LENGTH);
+        return BatchHeader.decodes(ch.buffer(), at);
     }
 }

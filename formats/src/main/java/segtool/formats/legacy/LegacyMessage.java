@@ -1,7 +1,7 @@
 package segtool.formats.legacy;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
+import segtool.formats.io.LittleEndian;
 
 /**
  * The message record of the Iggy builds that wrote a log before the batch format of FORMAT 2: no batch header, each
@@ -31,12 +31,12 @@ public final class LegacyMessage {
 
     /** The absolute offset the header at {@code at} carries. */
     public static long offset(ByteBuffer b, int at) {
-        return b.order(ByteOrder.LITTLE_ENDIAN).getLong(at + 24);
+        return LittleEndian.u64(b, at + 24);
     }
 
     /** The timestamp (microseconds since the epoch) the header at {@code at} carries. */
     public static long timestamp(ByteBuffer b, int at) {
-        return b.order(ByteOrder.LITTLE_ENDIAN).getLong(at + 32);
+        return LittleEndian.u64(b, at + 32);
     }
 
     /**
@@ -44,10 +44,9 @@ public final class LegacyMessage {
      * word is not zero; {@code b} must hold the 64 header bytes there.
      */
     public static long length(ByteBuffer b, int at) {
-        ByteBuffer le = b.order(ByteOrder.LITTLE_ENDIAN);
-        if (le.getLong(at + 56) != 0) {
+        if (LittleEndian.u64(b, at + 56) != 0) {
             return -1;
         }
-        return HEADER + Integer.toUnsignedLong(le.getInt(at + 48)) + Integer.toUnsignedLong(le.getInt(at + 52));
+        return HEADER + LittleEndian.u32(b, at + 48) + LittleEndian.u32(b, at + 52);
     }
 }
