@@ -25,20 +25,50 @@ public final class WalLinks {
     }
 
     /**
+     * The start of every refusal to change {@code file}, or null when it has one name: "{@code <file>} has
+     * {@code n} hard links (the prepare WAL retains a segment's inode as prepares-*&#47;segment-*.log)".
+     */
+    public static String linked(Path file) throws IOException {
+        int links = linkCount(file);
+        if (links <= 1) {
+            return null;
+        }
+        return file + " has " + links + " hard links (the prepare WAL retains a segment's inode as "
+                + "prepares-*/segment-*.log)";
+    }
+
+    /**
      * Why {@code file} must not be truncated in place, or null: an inode with more than one link is also the prepare
      * WAL's retained copy (prepares-*&#47;segment-*.log), which truncating it would shorten too, and METADATA 6.7 asks
      * for a new file and a rename instead, which segtool does not write. Asked when a repair is planned and again
      * just before the truncation, since a link can appear in between.
      */
     public static String inPlaceTruncation(Path file) throws IOException {
-        int links = linkCount(file);
-        if (links <= 1) {
+        String linked = linked(file);
+        if (linked == null) {
             return null;
         }
-        return file + " has " + links + " hard links (the prepare WAL retains a segment's inode as "
-                + "prepares-*/segment-*.log): truncating it in place would truncate the WAL's copy too, and METADATA "
+        return linked + ": truncating it in place would truncate the WAL's copy too, and METADATA "
                 + "6.7 says a repair must write a new file and rename it instead; segtool does not do that yet, so it "
                 + "changes nothing here";
+    }
+
+    /**
+     * Why {@code restore} must not change {@code file} in the way {@code what} says ("append 100 bytes to it in
+     * place", "rename a new file over it", "delete it"), or null when it has one name. Neither way is safe for a
+     * WAL-retained inode (METADATA 6.7): a write in place writes the WAL's copy too, and a new inode under the public
+     * name does not last, since step 2 of the WAL open re-creates that name from the retained inode at every boot
+     * (and a deleted name likewise). Repair never changes a linked log, so the link appeared after the repair.
+     */
+    public static String restoreRefusal(Path file, String what) throws IOException {
+        String linked = linked(file);
+        if (linked == null) {
+            return null;
+        }
+        return linked + ", a link made after the repair: restore would " + what + ", but writing in place writes "
+                + "the WAL's copy too, and a new file renamed over the name does not last (METADATA 6.7 step 2: the "
+                + "WAL open re-creates the public name from its retained inode at every boot); restore changes "
+                + "nothing (the quarantine keeps the bytes)";
     }
 
     /** The note for a segment log with {@code links} > 1 links, or null. */

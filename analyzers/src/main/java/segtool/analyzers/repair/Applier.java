@@ -553,6 +553,9 @@ public final class Applier {
                 conflicts.add(p + ": is neither the original index nor the one segtool installed (changed since?)");
                 return;
             }
+            if (linked(p, i.existed() ? "rename a new file over it" : "delete it", conflicts)) {
+                return;
+            }
             if (i.existed()) {
                 actions.add("put back " + i.file() + " (" + i.from() + " bytes) in place of the rebuilt index");
                 if (apply) {
@@ -573,6 +576,9 @@ public final class Applier {
                 if (!stagedBySegtool(q, s, p)) {
                     conflicts.add(p + ": is neither the index segtool staged nor the file it replaced (changed "
                             + "since?)");
+                    return;
+                }
+                if (linked(p, "delete it", conflicts)) {
                     return;
                 }
                 actions.add("delete " + s.file() + " (written by segtool)");
@@ -602,6 +608,18 @@ public final class Applier {
         } else if (op instanceof RepairOp.Fence) {
             unfence(q, dir, (RepairOp.Fence) op, apply, actions, conflicts);
         }
+    }
+
+    /**
+     * True, with the one-line refusal added to {@code conflicts}, when {@code p} exists with more than one link:
+     * restore changes no such file, in place or by a rename over it ({@link WalLinks#restoreRefusal}).
+     */
+    private static boolean linked(Path p, String what, List<String> conflicts) throws IOException {
+        String refusal = exists(p) ? WalLinks.restoreRefusal(p, what) : null;
+        if (refusal != null) {
+            conflicts.add(refusal);
+        }
+        return refusal != null;
     }
 
     /** A staging file segtool wrote over a name the sweep had deleted: removed before the original is recreated. */
@@ -643,6 +661,9 @@ public final class Applier {
         if (now < to || now >= from || !prefixMatches(q, seq, file, p, to, now)) {
             conflicts.add(p + ": is " + now + " bytes; segtool truncated it from " + from + " to " + to
                     + " and can only append the quarantined tail to what it left (changed since?)");
+            return;
+        }
+        if (linked(p, "append " + (from - now) + " bytes to it in place", conflicts)) {
             return;
         }
         actions.add("append " + (from - now) + " bytes to " + file + " (back to " + from + ")");
@@ -702,6 +723,9 @@ public final class Applier {
                             + " the empty file seeded in its place (changed since?)");
                     continue;
                 }
+                if (linked(p, "rename a new file over it", conflicts)) {
+                    continue;
+                }
                 actions.add("put back " + name + " (" + bytes + " bytes) from the quarantine");
                 if (apply) {
                     reassemble(q, dir, f.seq(), name, bytes);
@@ -709,6 +733,9 @@ public final class Applier {
             } else if (exists(p)) {
                 if (Files.size(p) != 0) {
                     conflicts.add(p + ": holds " + Files.size(p) + " bytes; segtool seeded it empty");
+                    continue;
+                }
+                if (linked(p, "delete it", conflicts)) {
                     continue;
                 }
                 actions.add("delete the seeded empty " + name + " (it did not exist before)");

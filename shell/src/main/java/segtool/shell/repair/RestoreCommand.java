@@ -24,10 +24,14 @@ import segtool.shell.options.OutputOptions;
                 + "an interrupted repair.",
             "Checks first that every file is in a state segtool can have left; if the server has written since, "
                 + "nothing is changed. Dry run by default; --apply restores. Running it again after a crash "
-                + "finishes the job."},
+                + "finishes the job.",
+            "A file with more than one hard link (a .log the prepare WAL retains as prepares-*/segment-*.log, "
+                + "linked after the repair) is never written, in place or by a rename over it: writing in place "
+                + "writes the WAL's copy too, and the WAL open re-creates the public name from its inode at every "
+                + "boot (METADATA 6.7). restore refuses with one line naming the file, exit 2."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:restored, or nothing left to restore", "1:dry run: restore would change files",
-            "2:a file changed since the repair; nothing restored", "3:I/O error or damaged quarantine",
+            "2:a file changed since the repair (or gained a second hard link); nothing restored", "3:I/O error or damaged quarantine",
             RepairCli.EXIT_4, RepairCli.EXIT_64, RepairCli.EXIT_130})
 public final class RestoreCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "QUARANTINE",
