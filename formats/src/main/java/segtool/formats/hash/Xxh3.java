@@ -9,41 +9,53 @@ import segtool.formats.io.UnsafeAccess;
 import net.openhft.hashing.LongHashFunction;
 
 /**
- * XXH3-64 with seed 0 and the default secret, through zero-allocation-hashing. One contiguous range per call.
+ * XXH3-64 with seed 0 and the default secret. One contiguous range per call.
  *
- * <p>The library's {@code hashBytes(ByteBuffer, ...)} links against {@code sun.nio.ch.DirectBuffer} and fails with
- * {@link IllegalAccessError} on Java 17 unless every JVM runs with {@code --add-exports}. Direct and mapped buffers
- * are therefore hashed by address ({@code hashMemory}), the address read through {@code sun.misc.Unsafe} (module
- * jdk.unsupported, open to all): about twice as fast as the public {@code Access.toByteBuffer()} path measured here
- * (7 vs 3.2 GB/s on a 4 MiB window), which remains the fallback where Unsafe is not available.
+ * <p>Where the JVM hands out {@code sun.misc.Unsafe} (module jdk.unsupported, open to all; every JDK segtool runs
+ * on), arrays and direct or mapped buffers are hashed in place by {@link Xxh3Raw}, whose flat loops the JIT compiles
+ * quickly and runs faster than zero-allocation-hashing's generic one. Elsewhere zero-allocation-hashing hashes arrays
+ * and, through its public {@code Access.toByteBuffer()}, buffers. (The library's own {@code hashBytes(ByteBuffer)}
+ * links against {@code sun.nio.ch.DirectBuffer} and fails with {@link IllegalAccessError} on Java 17 unless every
+ * JVM runs with {@code --add-exports}.) Both give the same values; the tests hold them to each other and to
+ * {@code xxhsum -H3}.
  */
 public final class Xxh3 {
     private static final LongHashFunction XX3 = LongHashFunction.xx3();
     private static final Access<ByteBuffer> BUFFER_ACCESS = Access.toByteBuffer();
     private static final sun.misc.Unsafe UNSAFE;
     private static final long ADDRESS_OFFSET;
+    private static final long ARRAY_BASE;
 
     static {
-        sun.misc.Unsafe unsafe = UnsafeAccess.get();
+        sun.misc.Unsafe unsafe = Xxh3Raw.available() ? UnsafeAccess.get() : null;
         long offset = -1;
+        long arrayBase = -1;
         try {
-            offset = unsafe == null ? -1 : unsafe.objectFieldOffset(Buffer.class.getDeclaredField("address"));
+            if (unsafe != null) {
+                offset = unsafe.objectFieldOffset(Buffer.class.getDeclaredField("address"));
+                arrayBase = Xxh3Raw.arrayBase();
+            }
         } catch (ReflectiveOperationException | RuntimeException e) {
             unsafe = null;
         }
         UNSAFE = unsafe;
         ADDRESS_OFFSET = offset;
+        ARRAY_BASE = arrayBase;
     }
 
     private Xxh3() {
     }
 
     public static long hash(byte[] bytes) {
-        return XX3.hashBytes(bytes);
+        return hash(bytes, 0, bytes.length);
     }
 
     public static long hash(byte[] bytes, int off, int len) {
-        return XX3.hashBytes(bytes, off, len);
+        Objects.checkFromIndexSize(off, len, bytes.length);
+        if (UNSAFE == null) {
+            return XX3.hashBytes(bytes, off, len);
+        }
+        return Xxh3Raw.hash(bytes, ARRAY_BASE + off, len);
     }
 
     /**
@@ -53,13 +65,13 @@ public final class Xxh3 {
     public static long hash(ByteBuffer buffer, int off, int len) {
         Objects.checkFromIndexSize(off, len, buffer.limit());
         if (buffer.hasArray()) {
-            return XX3.hashBytes(buffer.array(), buffer.arrayOffset() + off, len);
+            return hash(buffer.array(), buffer.arrayOffset() + off, len);
         }
         if (UNSAFE == null || !buffer.isDirect()) {
             return XX3.hash(buffer, BUFFER_ACCESS, off, len);
         }
         try {
-            return XX3.hashMemory(UNSAFE.getLong(buffer, ADDRESS_OFFSET) + off, len);
+            return Xxh3Raw.hash(null, UNSAFE.getLong(buffer, ADDRESS_OFFSET) + off, len);
         } finally {
             Reference.reachabilityFence(buffer);
         }
