@@ -5,7 +5,6 @@ import static segtool.formats.fuzz.Fuzz.check;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import segtool.formats.fuzz.Fuzz;
@@ -28,6 +27,9 @@ import segtool.formats.metadata.Superblock;
 class MetadataFuzzTest {
 
     private static boolean warm;
+    /** Inputs are read as the content of these files, by the readers the CLI reads the files with. */
+    private static final Path JOURNAL = Path.of("metadata", "journal.wal");
+    private static final Path FRONTIER = Path.of("prepares-1", Frontier.FILE);
 
     /** Class loading and the decoders' first calls are not an input's: every target once on every seed first. */
     private void warmUp() {
@@ -90,9 +92,8 @@ class MetadataFuzzTest {
     }
 
     private static void journalOf(byte[] data) throws IOException {
-        Path file = Fuzz.file("journal", data);
         long before = allocated();
-        try (JournalReader r = JournalReader.open(file)) {
+        try (JournalReader r = JournalReader.of(JOURNAL, data)) {
             JournalReader.Scan scan = r.scan();
             long next = 0;
             for (JournalEntry e : scan.entries()) {
@@ -141,34 +142,31 @@ class MetadataFuzzTest {
         Object decode(byte[] body) throws JournalBodies.Malformed;
     }
 
-    /** The input as slot a alone, then as both slots: the pair is judged or refused, and a winner is a valid slot. */
+    /**
+     * The input as slot a alone (no {@code superblock.b}), then as both slots, decoded as {@link Superblock#read}
+     * decodes the files' bytes: the pair is judged, and a winner is a valid slot.
+     */
     @FuzzTest(maxDuration = "12h")
-    void superblock(byte[] data) throws IOException {
-        Path dir = Fuzz.file("superblock.a", data).getParent();
-        Files.deleteIfExists(dir.resolve(Superblock.B));
-        pair(dir, data);
-        Files.write(dir.resolve(Superblock.B), data);
-        pair(dir, data);
-        Files.delete(dir.resolve(Superblock.B));
+    void superblock(byte[] data) {
+        pair(Superblock.slot(Superblock.A, data), Superblock.slot(Superblock.B, null), data);
+        pair(Superblock.slot(Superblock.A, data), Superblock.slot(Superblock.B, data), data);
     }
 
-    private static void pair(Path dir, byte[] data) throws IOException {
-        try {
-            Superblock.Pair p = Superblock.read(dir);
-            check(p.result() != null && p.a() != null && p.b() != null, "pair " + p);
-            if (p.result() == Superblock.Pair.Result.VALID) {
-                check(p.state() != null && p.winner() != null, "a valid pair without a winner: " + p);
-            }
-        } catch (MetadataFormatException refused) {
-            checkRefusal(refused, data.length);
+    private static void pair(Superblock.Slot a, Superblock.Slot b, byte[] data) {
+        check(a.name().equals(Superblock.A) && b.name().equals(Superblock.B), "slot names");
+        check(a.status() != Superblock.Slot.Status.VALID || a.payload() != null
+                && a.payload().length == data.length - Superblock.HEADER_LENGTH - 8, "slot " + a.reason());
+        Superblock.Pair p = Superblock.pair(a, b);
+        check(p.result() != null && p.a() == a && p.b() == b, "pair " + p);
+        if (p.result() == Superblock.Pair.Result.VALID) {
+            check(p.state() != null && p.winner() != null, "a valid pair without a winner: " + p);
         }
     }
 
     @FuzzTest(maxDuration = "12h")
     void frontier(byte[] data) throws IOException {
-        Path file = Fuzz.file("frontier", data);
         try {
-            Frontier.File f = Frontier.read(file);
+            Frontier.File f = Frontier.decode(FRONTIER, data);
             check((f == null) == (data.length == 0), "frontier " + f + " from " + data.length + " bytes");
             if (f != null) {
                 check(f.slots().size() == data.length / Frontier.SLOT, "slots");

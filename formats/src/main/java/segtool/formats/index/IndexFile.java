@@ -33,6 +33,11 @@ public final class IndexFile implements Closeable {
         }
     }
 
+    /** The index whose content is {@code bytes} (already in memory), named {@code path}; read as a file is. */
+    public static IndexFile of(Path path, byte[] bytes) {
+        return new IndexFile(SegmentChannel.of(path, bytes, WINDOW), bytes.length);
+    }
+
     /** The file length in bytes. */
     public long length() {
         return length;

@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -19,14 +20,15 @@ public final class SegmentChannel implements Closeable {
     public static final int DEFAULT_WINDOW = 4 << 20;
 
     private final Path path;
-    private final FileChannel channel;
+    /** A {@link FileChannel}, or a {@link ByteArrayChannel} for bytes already in memory; null for no bytes. */
+    private final SeekableByteChannel channel;
     private final long size;
     private final int capacity;
     private ByteBuffer window;
     private long windowStart;
     private int windowLength;
 
-    private SegmentChannel(Path path, FileChannel channel, long size, int capacity) {
+    private SegmentChannel(Path path, SeekableByteChannel channel, long size, int capacity) {
         this.path = path;
         this.channel = channel;
         this.size = size;
@@ -61,6 +63,16 @@ public final class SegmentChannel implements Closeable {
             channel.close();
             throw e;
         }
+    }
+
+    /**
+     * The same view over {@code bytes}, the content of a file named {@code path} that is already in memory (a fuzz
+     * input, an archive member): reads land in the window exactly as a file's do, and a range wider than the window
+     * is handed over as a read-only slice of {@code bytes} where a file's would be mapped. Nothing is opened;
+     * {@code bytes} must not change while the channel is used.
+     */
+    public static SegmentChannel of(Path path, byte[] bytes, int windowCapacity) {
+        return new SegmentChannel(path, new ByteArrayChannel(bytes), bytes.length, windowCapacity);
     }
 
     /**
@@ -114,7 +126,7 @@ public final class SegmentChannel implements Closeable {
         while (window.hasRemaining()) {
             int n;
             try {
-                n = channel.read(window, at);
+                n = ByteArrayChannel.read(channel, window, at);
             } catch (IOException e) {
                 windowLength = 0;
                 throw new IOException(path + " @ " + at + ": read failed: " + e.getMessage(), e);
@@ -144,7 +156,8 @@ public final class SegmentChannel implements Closeable {
 
     /**
      * Hands {@code [pos, pos + len)} to {@code reader} in one buffer: the window when the range fits it, otherwise a
-     * read-only mapping ({@link MappedRange}) that is unmapped as soon as the reader returns, so the reader must not
+     * read-only mapping ({@link MappedRange}; for bytes in memory a read-only slice of them) that is unmapped as
+     * soon as the reader returns, so the reader must not
      * keep the buffer; an I/O error under the mapping (a concurrent truncate) is a {@link MappedRange.Fault}.
      * Either way {@code len} sizes no heap. Requires {@code pos + len <= size()} and {@code len <= 2^31-1}.
      */
@@ -156,7 +169,10 @@ public final class SegmentChannel implements Closeable {
         if (pos < 0 || len < 0 || pos > size || len > size - pos || len > Integer.MAX_VALUE || channel == null) {
             throw new IllegalArgumentException(path + ": cannot map " + pos + "+" + len);
         }
-        return MappedRange.read(channel, path, pos, len, b -> reader.read(b, 0));
+        if (channel instanceof ByteArrayChannel memory) {
+            return reader.read(memory.slice(pos, (int) len), 0);
+        }
+        return MappedRange.read((FileChannel) channel, path, pos, len, b -> reader.read(b, 0));
     }
 
     /** Copies {@code len <= capacity()} bytes starting at {@code pos} into a fresh array (for small displays). */

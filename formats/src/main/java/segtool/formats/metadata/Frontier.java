@@ -65,10 +65,7 @@ public final class Frontier {
             if (size == 0) {
                 return null;
             }
-            if (size != SLOT && size != 2 * SLOT) {
-                throw new MetadataFormatException(path, 0, "unknown frontier size " + size
-                        + " (0, 4096 or 8192 expected); the WAL refuses to open");
-            }
+            checkSize(path, size);
             bytes = new byte[(int) size];
             ByteBuffer b = ByteBuffer.wrap(bytes);
             while (b.hasRemaining()) {
@@ -79,6 +76,15 @@ public final class Frontier {
         } catch (NoSuchFileException e) {
             return null;
         }
+        return decode(path, bytes);
+    }
+
+    /** The frontier whose file {@code path} holds {@code bytes}: null when empty, refused unless 1 or 2 slots. */
+    public static File decode(Path path, byte[] bytes) throws MetadataFormatException {
+        if (bytes.length == 0) {
+            return null;
+        }
+        checkSize(path, bytes.length);
         List<Slot> slots = new ArrayList<>();
         Slot winner = null;
         for (int i = 0; i * SLOT < bytes.length; i++) {
@@ -89,6 +95,13 @@ public final class Frontier {
             }
         }
         return new File(path, bytes.length, slots, winner);
+    }
+
+    private static void checkSize(Path path, long size) throws MetadataFormatException {
+        if (size != SLOT && size != 2 * SLOT) {
+            throw new MetadataFormatException(path, 0, "unknown frontier size " + size
+                    + " (0, 4096 or 8192 expected); the WAL refuses to open");
+        }
     }
 
     /** Decodes and verifies slot {@code i} of {@code bytes}. */

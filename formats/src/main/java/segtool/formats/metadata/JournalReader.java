@@ -3,11 +3,13 @@ package segtool.formats.metadata;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import segtool.formats.hash.Xxh3;
+import segtool.formats.io.ByteArrayChannel;
 import segtool.formats.io.LittleEndian;
 
 /**
@@ -36,10 +38,10 @@ public final class JournalReader implements AutoCloseable {
     }
 
     private final Path file;
-    private final FileChannel channel;
+    private final SeekableByteChannel channel;
     private final long size;
 
-    private JournalReader(Path file, FileChannel channel) throws IOException {
+    private JournalReader(Path file, SeekableByteChannel channel) throws IOException {
         this.file = file;
         this.channel = channel;
         this.size = channel.size();
@@ -47,6 +49,11 @@ public final class JournalReader implements AutoCloseable {
 
     public static JournalReader open(Path file) throws IOException {
         return new JournalReader(file, FileChannel.open(file, StandardOpenOption.READ));
+    }
+
+    /** A reader of {@code bytes}, the content of {@code file} already in memory; it scans as a file is scanned. */
+    public static JournalReader of(Path file, byte[] bytes) throws IOException {
+        return new JournalReader(file, new ByteArrayChannel(bytes));
     }
 
     public Path file() {
@@ -176,7 +183,7 @@ public final class JournalReader implements AutoCloseable {
     private void readFully(byte[] into, long at) throws IOException {
         ByteBuffer b = ByteBuffer.wrap(into);
         while (b.hasRemaining()) {
-            if (channel.read(b, at + b.position()) < 0) {
+            if (ByteArrayChannel.read(channel, b, at + b.position()) < 0) {
                 throw new MetadataFormatException(file, at + b.position(), "file shrank while read");
             }
         }

@@ -41,9 +41,13 @@ public final class Superblock {
     private Superblock() {
     }
 
+    /** The pair in {@code dir}: {@link #A} and {@link #B} read and combined. */
     public static Pair read(Path dir) throws IOException {
-        Slot a = slot(dir.resolve(A));
-        Slot b = slot(dir.resolve(B));
+        return pair(slot(dir.resolve(A)), slot(dir.resolve(B)));
+    }
+
+    /** Two slots combined (METADATA 5.2): a corrupt slot makes the pair unreadable, else the valid one that is newer. */
+    public static Pair pair(Slot a, Slot b) {
         if (a.status() == Slot.Status.CORRUPT || b.status() == Slot.Status.CORRUPT) {
             Slot bad = a.status() == Slot.Status.CORRUPT ? a : b;
             return new Pair(Pair.Result.UNREADABLE, null, null, bad.name() + ": " + bad.reason(), a, b);
@@ -75,20 +79,30 @@ public final class Superblock {
         return new Pair(Pair.Result.VALID, s, win.name(), null, a, b);
     }
 
+    /** The slot file {@code file}; one larger than {@link #MAX_FILE} is judged by its size, unread. */
     static Slot slot(Path file) throws IOException {
         String name = file.getFileName().toString();
         byte[] bytes;
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            long size = ch.size();
-            if (size == 0) {
-                return new Slot(name, Slot.Status.ABSENT, "empty", 0, null);
-            }
-            if (size > MAX_FILE) {
-                return new Slot(name, Slot.Status.CORRUPT, size + " bytes, more than " + MAX_FILE, 0, null);
+            Slot bySize = bySize(name, ch.size());
+            if (bySize != null) {
+                return bySize;
             }
             bytes = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
+            return slot(name, null);
+        }
+        return slot(name, bytes);
+    }
+
+    /** The slot named {@code name} whose file holds {@code bytes}; null bytes: there is no such file. */
+    public static Slot slot(String name, byte[] bytes) {
+        if (bytes == null) {
             return new Slot(name, Slot.Status.ABSENT, "missing", 0, null);
+        }
+        Slot bySize = bySize(name, bytes.length);
+        if (bySize != null) {
+            return bySize;
         }
         if (bytes.length < HEADER_LENGTH + 8) {
             return new Slot(name, Slot.Status.CORRUPT, bytes.length + " bytes, shorter than a record", 0, null);
@@ -116,5 +130,16 @@ public final class Superblock {
         byte[] payload = new byte[(int) len];
         System.arraycopy(bytes, HEADER_LENGTH, payload, 0, payload.length);
         return new Slot(name, Slot.Status.VALID, null, LittleEndian.u64(bytes, 8), payload);
+    }
+
+    /** An empty slot is absent, one over {@link #MAX_FILE} corrupt; null for a size the bytes must decide. */
+    private static Slot bySize(String name, long size) {
+        if (size == 0) {
+            return new Slot(name, Slot.Status.ABSENT, "empty", 0, null);
+        }
+        if (size > MAX_FILE) {
+            return new Slot(name, Slot.Status.CORRUPT, size + " bytes, more than " + MAX_FILE, 0, null);
+        }
+        return null;
     }
 }

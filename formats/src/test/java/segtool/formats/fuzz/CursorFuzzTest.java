@@ -20,7 +20,8 @@ import segtool.formats.io.SegmentChannel;
 
 /**
  * A {@code .log} file walked by {@link LogCursor} (F 2.1) through a small window, so records wider than it take
- * the mapped path, with {@link LogCursor#frames} and {@link LogCursor#messages} on every batch.
+ * the wide-range path ({@link SegmentChannel#withRange}: a mapping for a file, a read-only slice for the bytes in
+ * memory the input is given as), with {@link LogCursor#frames} and {@link LogCursor#messages} on every batch.
  *
  * <p>Invariants: batches start at 0 and follow each other by {@code batch_length}; none ends past the file; each
  * verdict equals the in-memory verifier's on the same bytes; the walk ends where the last batch ended, cleanly only
@@ -33,6 +34,8 @@ class CursorFuzzTest {
     /** Records up to this many bytes are framed; larger ones stop the walk with LENGTH_OVER_MAX. */
     private static final long MAX_BATCH = 1 << 20;
     private static final RecordVerifier MEMORY = new RecordVerifier();
+    /** The input is the content of this log, read through the channel the CLI reads files with, not written out. */
+    private static final Path LOG = Path.of("00000000000000000000.log");
     private static boolean warm;
 
     @FuzzTest(maxDuration = "12h")
@@ -49,8 +52,7 @@ class CursorFuzzTest {
     }
 
     private static void walkFile(byte[] data) throws IOException {
-        Path log = Fuzz.file("00000000000000000000.log", data);
-        try (SegmentChannel ch = SegmentChannel.open(log, WINDOW); LogCursor cursor = new LogCursor(ch, 0, MAX_BATCH)) {
+        try (SegmentChannel ch = SegmentChannel.of(LOG, data, WINDOW); LogCursor cursor = new LogCursor(ch, 0, MAX_BATCH)) {
             List<LogCursor.Batch> batches = new ArrayList<>();
             long frames = 0;
             long before = allocated();

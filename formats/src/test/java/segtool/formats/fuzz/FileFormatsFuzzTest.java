@@ -21,22 +21,25 @@ import segtool.formats.offsets.ConsumerOffset;
  * byte string without throwing, and whatever decodes encodes back to the bytes it came from.
  */
 class FileFormatsFuzzTest {
+    /** Index inputs are read, through the window the CLI reads files with, as the content of this file. */
+    private static final Path INDEX = Path.of("00000000000000000000.index");
 
     /** Index files: floor(length / 24) entries, the trailing bytes counted, every entry its 24 bytes. */
     @FuzzTest(maxDuration = "12h")
     void index(byte[] data) throws IOException {
-        Path f = Fuzz.file("00000000000000000000.index", data);
-        try (IndexFile index = IndexFile.open(f)) {
+        try (IndexFile index = IndexFile.of(INDEX, data)) {
             check(index.length() == data.length, "length");
             check(index.entries() == data.length / IndexEntry.LENGTH, "entries");
             check(index.trailingBytes() == data.length % IndexEntry.LENGTH, "trailing bytes");
             List<IndexEntry> entries = new ArrayList<>();
             for (long i = 0; i < index.entries(); i++) {
                 IndexEntry e = index.entry(i);
+                long n = i;
                 int at = (int) i * IndexEntry.LENGTH;
-                check(e.equals(IndexEntry.read(ByteBuffer.wrap(data), at)), "entry " + i + " read through the window");
+                check(e.equals(IndexEntry.read(ByteBuffer.wrap(data), at)), () -> "entry " + n
+                        + " read through the window");
                 check(Arrays.equals(e.toBytes(), Arrays.copyOfRange(data, at, at + IndexEntry.LENGTH)),
-                        "entry " + i + " does not encode back");
+                        () -> "entry " + n + " does not encode back");
                 entries.add(e);
             }
             byte[] again = IndexFile.encode(entries);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -208,5 +209,39 @@ class SegmentChannelTest {
             assertThrows(IllegalArgumentException.class, () -> ch.withRange(0, 257, (b, at) -> null));
         }
         assertFalse(Files.exists(missing), "nothing was created");
+    }
+
+    @Test
+    void bytesInMemory_readAsTheFileHoldingThemIsRead() throws IOException {
+        Path file = patterned(1000);
+        byte[] all = Files.readAllBytes(file);
+        try (SegmentChannel disk = SegmentChannel.open(file, WINDOW);
+             SegmentChannel memory = SegmentChannel.of(file, all, WINDOW)) {
+            assertEquals(file, memory.path());
+            assertEquals(disk.size(), memory.size());
+            assertEquals(disk.capacity(), memory.capacity());
+            for (long[] range : new long[][]{{0, 0}, {0, 64}, {936, 64}, {5, 65}, {100, 500}, {0, 1000}, {999, 1}}) {
+                long pos = range[0];
+                int len = (int) range[1];
+                SegmentChannel.RangeReader<byte[]> copy = (buf, at) -> {
+                    byte[] out = new byte[len];
+                    buf.get(at, out, 0, len);
+                    return out;
+                };
+                assertArrayEquals(disk.withRange(pos, len, copy), memory.withRange(pos, len, copy), pos + "+" + len);
+                if (len <= WINDOW) {
+                    assertArrayEquals(disk.read(pos, len), memory.read(pos, len));
+                    assertEquals(disk.windowEnd(), memory.windowEnd(), "the same window fill");
+                    assertTrue(memory.buffer().isDirect(), "memory is read into the same kind of window");
+                }
+            }
+            boolean[] readOnly = {false};
+            memory.withRange(0, 1000, (buf, at) -> readOnly[0] = buf.isReadOnly());
+            assertTrue(readOnly[0], "a wide range of bytes in memory cannot be written through");
+            for (SegmentChannel ch : new SegmentChannel[]{disk, memory}) {
+                assertThrows(IllegalArgumentException.class, () -> ch.at(990, 11));
+                assertThrows(IllegalArgumentException.class, () -> ch.withRange(0, 1001, (buf, at) -> null));
+            }
+        }
     }
 }
