@@ -12,9 +12,14 @@
 # (src/test/resources/.../<Class>Inputs/<method>/crash-*), where every later build replays it: fix, keep it.
 # The corpus the fuzzer grows stays in <module>/.cifuzz-corpus (ignored by git) and is reused by the next run.
 # Prints one line per target: inputs run, seconds, inputs per second, and the verdict.
+# The targets read their input from memory; the dump reader's targets extract for real into one scratch directory
+# per run under $TMPDIR, which this script points at /dev/shm (tmpfs) unless TMPDIR is set.
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$here"
+if [[ -z "${TMPDIR:-}" && -d /dev/shm && -w /dev/shm ]]; then
+    export TMPDIR=/dev/shm
+fi
 formats=(RecordFuzzTest#verify RecordFuzzTest#verifyStamped CursorFuzzTest#walk FileFormatsFuzzTest#index
          FileFormatsFuzzTest#anchor FileFormatsFuzzTest#consumerOffset PayloadFuzzTest#userHeaders
          PayloadFuzzTest#lz4)

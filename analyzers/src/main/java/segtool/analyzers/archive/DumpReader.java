@@ -2,6 +2,7 @@ package segtool.analyzers.archive;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,7 +11,6 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -75,6 +75,8 @@ public final class DumpReader {
     /** After the end-of-archive marker commons-compress reads on to the end of its 10240-byte block. */
     private static final int TAR_BLOCK = 10240;
     private static final int COPY_BUFFER = 1 << 20;
+    /** The copy buffer of a smaller archive: its size, but at least this (a compressed one expands). */
+    private static final int SMALL_COPY_BUFFER = 64 << 10;
     private static final String FALLBACK_NAME = "content";
 
     /** Told the running total after every write; lets tests prove nothing went past a limit. */
@@ -103,7 +105,16 @@ public final class DumpReader {
     }
 
     static OpenedDump open(Path archive, Limits limits, Path tempParent, Observer observer) throws IOException {
-        return new Extraction(archive, limits, tempParent, observer).run();
+        return new Extraction(archive, null, limits, tempParent, observer).run();
+    }
+
+    /**
+     * Opens {@code content}, the bytes of an archive named {@code archive} that are already in memory, as the file
+     * would be opened: the name decides what the name decides, the bytes everything else (the fuzz targets).
+     */
+    static OpenedDump open(Path archive, byte[] content, Limits limits, Path tempParent, Observer observer)
+            throws IOException {
+        return new Extraction(archive, content, limits, tempParent, observer).run();
     }
 
     private enum Wrapping { NONE, LZ4, GZIP }
@@ -117,13 +128,14 @@ public final class DumpReader {
         private final Limits limits;
         private final Path tempParent;
         private final Observer observer;
-        private final ByteBuffer buffer = ByteBuffer.allocate(COPY_BUFFER);
+        /** The archive's bytes when they are in memory; null: read the file {@link #archive}. */
+        private final byte[] content;
+        private ByteBuffer buffer;
         private final Map<String, Path> extracted = new LinkedHashMap<>();
         private final List<DirectoryMode> directories = new ArrayList<>();
 
         private Container container;
         private Path dir;
-        private FileStore store;
         private CountingInput raw;
         private CountingInput tarIn;
         private long archiveBytes;
@@ -135,19 +147,24 @@ public final class DumpReader {
         private Manifest manifest;
         private String manifestError;
 
-        Extraction(Path archive, Limits limits, Path tempParent, Observer observer) {
+        Extraction(Path archive, byte[] content, Limits limits, Path tempParent, Observer observer) {
             this.archive = archive;
+            this.content = content;
             this.limits = limits;
             this.tempParent = tempParent;
             this.observer = observer;
         }
 
         OpenedDump run() throws IOException {
-            BasicFileAttributes attrs = Files.readAttributes(archive, BasicFileAttributes.class);
-            if (!attrs.isRegularFile()) {
-                throw new DumpException(archive, "not a regular file");
+            if (content != null) {
+                archiveBytes = content.length;
+            } else {
+                BasicFileAttributes attrs = Files.readAttributes(archive, BasicFileAttributes.class);
+                if (!attrs.isRegularFile()) {
+                    throw new DumpException(archive, "not a regular file");
+                }
+                archiveBytes = attrs.size();
             }
-            archiveBytes = attrs.size();
             long ratioBudget = limits.ratioBudget(archiveBytes);
             ratioBound = ratioBudget < limits.maxTotalBytes();
             budget = Math.min(limits.maxTotalBytes(), ratioBudget);
@@ -158,8 +175,7 @@ public final class DumpReader {
             } catch (IOException e) {
                 throw new DumpException(archive, e.getMessage(), e);
             }
-            try (InputStream file = Files.newInputStream(archive)) {
-                store = Files.getFileStore(dir);
+            try (InputStream file = input()) {
                 raw = new CountingInput(new BufferedInputStream(file, 1 << 16));
                 InputStream content = unwrap(wrapping);
                 if (container.tar()) {
@@ -178,9 +194,21 @@ public final class DumpReader {
         }
 
         private byte[] head() throws IOException {
-            try (InputStream in = Files.newInputStream(archive)) {
+            try (InputStream in = input()) {
                 return in.readNBytes(SNIFF);
             }
+        }
+
+        private InputStream input() throws IOException {
+            return content != null ? new ByteArrayInputStream(content) : Files.newInputStream(archive);
+        }
+
+        /** The copy buffer, taken when the first entry's bytes are copied: no larger than the archive needs. */
+        private ByteBuffer buffer() {
+            if (buffer == null) {
+                buffer = ByteBuffer.allocate((int) Math.min(COPY_BUFFER, Math.max(SMALL_COPY_BUFFER, archiveBytes)));
+            }
+            return buffer;
         }
 
         private Wrapping sniff(byte[] head) throws DumpException {
@@ -404,7 +432,8 @@ public final class DumpReader {
             if (size > budget - written) {
                 throw fail(name, at, overBudget(size));
             }
-            long usable = store.getUsableSpace();
+            // statvfs(2) of the extraction directory; a FileStore would read the mount table first, on every open
+            long usable = dir.toFile().getUsableSpace();
             if (size > usable) {
                 throw fail(name, at, "needs " + size + " bytes, only " + usable + " usable under " + tempParent);
             }
@@ -472,6 +501,7 @@ public final class DumpReader {
         /** Streams one entry into a new file; every chunk is checked against the limits before it is written. */
         private long copyInto(InputStream in, Path file, String name, long at) throws IOException {
             long copied = 0;
+            ByteBuffer buffer = buffer();
             try (FileChannel out = openNew(file, name, at)) {
                 while (true) {
                     buffer.clear();
@@ -540,7 +570,8 @@ public final class DumpReader {
                 throw corrupt(e.getName(), tarIn.count(), "truncated or corrupt " + container.description(), ex);
             }
             try {
-                while (tar.read(buffer.array(), 0, buffer.capacity()) >= 0) {
+                byte[] drain = buffer().array();
+                while (tar.read(drain, 0, drain.length) >= 0) {
                     // Drain what the parser left, so the next header is where the entry's size says.
                 }
             } catch (IOException | RuntimeException ex) {

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.stream.Stream;
 import segtool.formats.fuzz.Fuzz;
+import segtool.formats.io.TempDirectory;
 
 /**
  * The crash-dump reader (tar, tar.lz4, tar.gz, a bare lz4) and the manifest parser, on any bytes.
@@ -69,19 +70,23 @@ class DumpReaderFuzzTest {
         check(m.equals(again), "write -> read changes the manifest: " + m + " vs " + again);
     }
 
+    /**
+     * {@code data} opened as the archive {@code name}: read from memory by the reader the CLI uses for the file (no
+     * archive is written per input), extracted for real into the one scratch directory of the run.
+     */
     static void open(byte[] data, String name) throws IOException {
         Path dir = scratch();
         Path archive = dir.resolve(name);
-        Files.write(archive, data);
-        Path parent = Files.createDirectories(dir.resolve("extract"));
+        Path parent = dir.resolve("extract");
         if (!warm) {
             warm = true;
+            Files.createDirectories(parent);
             warmUp(dir, parent);
         }
         long[] most = {0};
         long before = allocated();
         long spent;
-        try (OpenedDump dump = DumpReader.open(archive, LIMITS, parent,
+        try (OpenedDump dump = DumpReader.open(archive, data, LIMITS, parent,
                 total -> most[0] = Math.max(most[0], total))) {
             spent = allocated() - before;
             long[] found = tree(dump.extractionDirectory());
@@ -112,8 +117,9 @@ class DumpReaderFuzzTest {
             Fixtures.lz4("one file".getBytes())};
         String[] names = {"w.tar", "w.tar.lz4", "w.tar.gz", "w.lz4"};
         for (int i = 0; i < kinds.length; i++) {
-            Path archive = Files.write(dir.resolve(names[i]), kinds[i]);
-            Fuzz.warmUp(() -> DumpReader.open(archive, LIMITS, parent).close());
+            Path archive = dir.resolve(names[i]);
+            byte[] bytes = kinds[i];
+            Fuzz.warmUp(() -> DumpReader.open(archive, bytes, LIMITS, parent, DumpReader.Observer.NONE).close());
         }
     }
 
@@ -140,9 +146,21 @@ class DumpReaderFuzzTest {
         return out;
     }
 
+    /**
+     * One directory per run under {@code $TMPDIR} (else {@code java.io.tmpdir}), where the reader's own temp files
+     * go too; bench/fuzz.sh points {@code TMPDIR} at {@code /dev/shm}, so extractions stay in memory.
+     */
     private static synchronized Path scratch() throws IOException {
         if (scratch == null) {
-            scratch = Files.createTempDirectory("segtool-fuzz-dump-");
+            scratch = Files.createTempDirectory(TempDirectory.get(), "segtool-fuzz-dump-");
+            Path made = scratch;
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    TempTree.delete(made);
+                } catch (IOException e) {
+                    // best effort: a run that cannot remove its scratch leaves it to the next clean-up of TMPDIR
+                }
+            }));
         }
         return scratch;
     }

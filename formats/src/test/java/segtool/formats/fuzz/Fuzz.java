@@ -1,18 +1,13 @@
 package segtool.formats.fuzz;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * What the fuzz targets share: the heap this thread has allocated (to prove that no length read from the input sizes
- * an allocation) and one scratch directory under {@code java.io.tmpdir} for targets that need the input as a file.
+ * an allocation), warming up, and checks. Inputs are handed to the readers as bytes in memory (the readers'
+ * {@code of}/{@code decode} forms), never written to a file per input (the file writes dominated their time).
  */
 public final class Fuzz {
-    private static Path scratch;
-
     private Fuzz() {
     }
 
@@ -39,22 +34,6 @@ public final class Fuzz {
         long spent = allocated() - since;
         if (spent > budget) {
             throw new AssertionError(what + " allocated " + spent + " bytes, budget " + budget);
-        }
-    }
-
-    /** {@code data} written to {@code name} in the scratch directory (replacing what a previous input left). */
-    public static synchronized Path file(String name, byte[] data) {
-        try {
-            if (scratch == null) {
-                scratch = Files.createTempDirectory("segtool-fuzz-");
-                scratch.toFile().deleteOnExit();
-            }
-            Path f = scratch.resolve(name);
-            Files.write(f, data);
-            f.toFile().deleteOnExit();
-            return f;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
