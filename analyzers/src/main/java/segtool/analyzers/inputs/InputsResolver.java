@@ -82,8 +82,10 @@ public final class InputsResolver {
     /**
      * The partition's incarnation: {@code created_revision} and {@code purge_generation} from the node's metadata
      * when it was read and lists the partition (the generation is not known once a replayed PurgeStream, whose body
-     * is unspecified, may have bumped it), else from the directory's {@code created.revision} and {@code purge.gen}
-     * (whose second value must name the same revision).
+     * is unspecified, may have bumped it, nor for a partition whose created_revision is unknown, which a replayed
+     * PurgeStream or TruncatePartition makes of every later one: the generation is then not known to be the
+     * directory's incarnation's), else from the directory's {@code created.revision} and {@code purge.gen} (whose
+     * second value must name the same revision).
      */
     public Identity identity(PartitionPath p) throws IOException {
         Path dataDir = dataDirOf(p);
@@ -98,7 +100,10 @@ public final class InputsResolver {
             if (t != null && t.partitions.containsKey(p.partitionId())) {
                 rev = t.partitions.get(p.partitionId());   // null: created after the revision became unknown
                 revFrom = rev == null ? null : "metadata";
-                if (!node.purgeGenerationsUnknown && t.purgeGenerations.containsKey(p.partitionId())) {
+                // the metadata's purge_generation is that of the incarnation it holds; with its created_revision
+                // unknown nothing says the directory is that incarnation (2.6.2), so the generation is not used
+                // either, and both come from the directory's own files (FORMAT 7), as without metadata
+                if (rev != null && !node.purgeGenerationsUnknown && t.purgeGenerations.containsKey(p.partitionId())) {
                     gen = t.purgeGenerations.get(p.partitionId());
                     genFrom = "metadata";
                 }
