@@ -12,7 +12,7 @@ seg="$here/segtool"
 
 "$seg" --version >/dev/null 2>&1   # builds the jar and its class archive / AOT cache if needed
 # the launcher names the java it picked when asked (SEGTOOL_WHICH_JAVA=1)
-jvm="$(SEGTOOL_WHICH_JAVA=1 "$seg" --version 2>/dev/null | head -1)"
+jvm="$(SEGTOOL_WHICH_JAVA=1 "$seg" --version 2>/dev/null | sed -n 1p)"   # sed reads it all: head -1 could SIGPIPE the launcher (pipefail)
 [[ -x "$jvm" ]] || jvm=java
 
 names=("java -version" "segtool --version" "segtool scan (tiny)" "segtool explain (tiny)" "segtool segments (tiny)")
