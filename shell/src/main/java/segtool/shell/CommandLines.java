@@ -27,6 +27,11 @@ public final class CommandLines {
         if (System.getProperty("picocli.converters.excludes") == null) {
             System.setProperty("picocli.converters.excludes", CONVERTER_EXCLUDES);
         }
+        // Its factory otherwise looks for groovy.lang.Closure: a class-path miss, which opens and indexes the 9 MiB
+        // jar that the class-data archive spares every other run (and builds a ClassNotFoundException)
+        if (System.getProperty("picocli.disable.closures") == null) {
+            System.setProperty("picocli.disable.closures", "true");
+        }
     }
 
     private CommandLines() {

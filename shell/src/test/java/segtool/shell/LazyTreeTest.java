@@ -105,6 +105,9 @@ class LazyTreeTest {
         }
         assertEquals(List.of(), found, "options typed with converters CommandLines leaves out of picocli");
         assertEquals(CommandLines.CONVERTER_EXCLUDES, System.getProperty("picocli.converters.excludes"));
+        // and no class-path lookup of Groovy's closures (a miss opens the jar the class-data archive spares)
+        CommandLines.oneShot(new String[] {"--version"});
+        assertEquals("true", System.getProperty("picocli.disable.closures"));
     }
 
     @Test
