@@ -11,6 +11,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -201,6 +202,17 @@ public final class DumpReader {
 
         private InputStream input() throws IOException {
             return content != null ? new ByteArrayInputStream(content) : Files.newInputStream(archive);
+        }
+
+        /**
+         * Bytes usable in the extraction directory: one statvfs(2) (Files.getFileStore would read the whole mount
+         * table first, on every open); a FileStore's count on a file system that has no {@code java.io.File}.
+         */
+        private long usableSpace() throws IOException {
+            if (dir.getFileSystem() == FileSystems.getDefault()) {
+                return dir.toFile().getUsableSpace();
+            }
+            return Files.getFileStore(dir).getUsableSpace();
         }
 
         /** The copy buffer, taken when the first entry's bytes are copied: no larger than the archive needs. */
@@ -432,8 +444,7 @@ public final class DumpReader {
             if (size > budget - written) {
                 throw fail(name, at, overBudget(size));
             }
-            // statvfs(2) of the extraction directory; a FileStore would read the mount table first, on every open
-            long usable = dir.toFile().getUsableSpace();
+            long usable = usableSpace();
             if (size > usable) {
                 throw fail(name, at, "needs " + size + " bytes, only " + usable + " usable under " + tempParent);
             }

@@ -67,7 +67,7 @@ class DumpReaderFuzzTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         m.writeTo(out);
         Manifest again = Manifest.readFrom(new ByteArrayInputStream(out.toByteArray()));
-        check(m.equals(again), "write -> read changes the manifest: " + m + " vs " + again);
+        check(m.equals(again), () -> "write -> read changes the manifest: " + m + " vs " + again);
     }
 
     /**
@@ -90,18 +90,19 @@ class DumpReaderFuzzTest {
                 total -> most[0] = Math.max(most[0], total))) {
             spent = allocated() - before;
             long[] found = tree(dump.extractionDirectory());
-            check(found[0] == dump.files() && found[1] == dump.bytes(), "the dump says " + dump.files()
+            check(found[0] == dump.files() && found[1] == dump.bytes(), () -> "the dump says " + dump.files()
                     + " files, " + dump.bytes() + " bytes; the tree holds " + found[0] + ", " + found[1]);
             check(dump.root().startsWith(dump.extractionDirectory()), "root outside the extraction");
             check(dump.manifestStatus() != null && dump.container() != null, "status");
         } catch (DumpException refused) {
             spent = allocated() - before;
             String line = refused.getMessage();
-            check(line != null && !line.isEmpty() && line.indexOf('\n') < 0, "refusal is not one line: " + line);
+            check(line != null && !line.isEmpty() && line.indexOf('\n') < 0, () -> "refusal is not one line: " + line);
         }
-        check(spent <= HEAP_BUDGET + 64L * data.length, "open allocated " + spent + " bytes");
+        long heap = spent;
+        check(heap <= HEAP_BUDGET + 64L * data.length, () -> "open allocated " + heap + " bytes");
         long budget = Math.min(LIMITS.maxTotalBytes(), LIMITS.ratioBudget(data.length));
-        check(most[0] <= budget, "wrote " + most[0] + " bytes, budget " + budget);
+        check(most[0] <= budget, () -> "wrote " + most[0] + " bytes, budget " + budget);
         try (Stream<Path> left = Files.list(parent)) {
             check(left.findAny().isEmpty(), "the extraction directory was left behind");
         }
@@ -131,9 +132,9 @@ class DumpReaderFuzzTest {
                 try {
                     BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class,
                             LinkOption.NOFOLLOW_LINKS);
-                    check(a.isDirectory() || a.isRegularFile(), "extracted a " + (a.isSymbolicLink() ? "link"
+                    check(a.isDirectory() || a.isRegularFile(), () -> "extracted a " + (a.isSymbolicLink() ? "link"
                             : "special file") + ": " + p);
-                    check(p.normalize().startsWith(dir), "outside the extraction: " + p);
+                    check(p.normalize().startsWith(dir), () -> "outside the extraction: " + p);
                     if (a.isRegularFile()) {
                         out[0]++;
                         out[1] += a.size();

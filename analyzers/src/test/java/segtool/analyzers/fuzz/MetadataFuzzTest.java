@@ -97,17 +97,20 @@ class MetadataFuzzTest {
             JournalReader.Scan scan = r.scan();
             long next = 0;
             for (JournalEntry e : scan.entries()) {
-                check(e.position() == next && e.size() >= JournalEntry.HEADER_LENGTH, "entry " + e + " after " + next);
+                long after = next;
+                check(e.position() == next && e.size() >= JournalEntry.HEADER_LENGTH, () -> "entry " + e + " after "
+                        + after);
                 next += e.size();
                 byte[] body = r.body(e);
                 check(body.length == e.size() - JournalEntry.HEADER_LENGTH, "body length");
                 bodies(body);
             }
-            check(scan.endPosition() == next && next <= data.length, "scan ends at " + scan.endPosition()
-                    + " after entries ending at " + next + " of " + data.length);
-            check((scan.end() == JournalReader.End.CLEAN) == (next == data.length)
-                    && (scan.reason() == null) == (scan.end() == JournalReader.End.CLEAN), "end " + scan.end()
-                    + " at " + next + " of " + data.length + ": " + scan.reason());
+            long end = next;
+            check(scan.endPosition() == end && end <= data.length, () -> "scan ends at " + scan.endPosition()
+                    + " after entries ending at " + end + " of " + data.length);
+            check((scan.end() == JournalReader.End.CLEAN) == (end == data.length)
+                    && (scan.reason() == null) == (scan.end() == JournalReader.End.CLEAN), () -> "end " + scan.end()
+                    + " at " + end + " of " + data.length + ": " + scan.reason());
         } catch (MetadataFormatException refused) {
             checkRefusal(refused, data.length);
         }
@@ -131,7 +134,7 @@ class MetadataFuzzTest {
             try {
                 check(d.decode(body) != null, "no value and no Malformed");
             } catch (JournalBodies.Malformed m) {
-                check(m.position >= 0 && m.position <= body.length && m.getMessage() != null, "Malformed at "
+                check(m.position >= 0 && m.position <= body.length && m.getMessage() != null, () -> "Malformed at "
                         + m.position + " of " + body.length);
             }
         }
@@ -155,11 +158,11 @@ class MetadataFuzzTest {
     private static void pair(Superblock.Slot a, Superblock.Slot b, byte[] data) {
         check(a.name().equals(Superblock.A) && b.name().equals(Superblock.B), "slot names");
         check(a.status() != Superblock.Slot.Status.VALID || a.payload() != null
-                && a.payload().length == data.length - Superblock.HEADER_LENGTH - 8, "slot " + a.reason());
+                && a.payload().length == data.length - Superblock.HEADER_LENGTH - 8, () -> "slot " + a.reason());
         Superblock.Pair p = Superblock.pair(a, b);
-        check(p.result() != null && p.a() == a && p.b() == b, "pair " + p);
+        check(p.result() != null && p.a() == a && p.b() == b, () -> "pair " + p);
         if (p.result() == Superblock.Pair.Result.VALID) {
-            check(p.state() != null && p.winner() != null, "a valid pair without a winner: " + p);
+            check(p.state() != null && p.winner() != null, () -> "a valid pair without a winner: " + p);
         }
     }
 
@@ -167,7 +170,7 @@ class MetadataFuzzTest {
     void frontier(byte[] data) throws IOException {
         try {
             Frontier.File f = Frontier.decode(FRONTIER, data);
-            check((f == null) == (data.length == 0), "frontier " + f + " from " + data.length + " bytes");
+            check((f == null) == (data.length == 0), () -> "frontier " + f + " from " + data.length + " bytes");
             if (f != null) {
                 check(f.slots().size() == data.length / Frontier.SLOT, "slots");
                 check(f.winner() == null || f.winner().verified() && f.slots().contains(f.winner()), "winner");
@@ -180,7 +183,7 @@ class MetadataFuzzTest {
     private static void checkRefusal(MetadataFormatException e, long length) {
         check(e.getMessage() != null && e.getMessage().indexOf('\n') < 0, "refusal is not one line: "
                 + e.getMessage());
-        check(e.position() >= -1 && e.position() <= Math.max(length, 0), "refusal at " + e.position() + " of "
+        check(e.position() >= -1 && e.position() <= Math.max(length, 0), () -> "refusal at " + e.position() + " of "
                 + length);
     }
 

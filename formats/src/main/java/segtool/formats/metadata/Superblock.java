@@ -46,7 +46,7 @@ public final class Superblock {
         return pair(slot(dir.resolve(A)), slot(dir.resolve(B)));
     }
 
-    /** Two slots combined (METADATA 5.2): a corrupt slot makes the pair unreadable, else the valid one that is newer. */
+    /** Two slots combined (METADATA 5.2): a corrupt slot makes the pair unreadable, else the newer valid one wins. */
     public static Pair pair(Slot a, Slot b) {
         if (a.status() == Slot.Status.CORRUPT || b.status() == Slot.Status.CORRUPT) {
             Slot bad = a.status() == Slot.Status.CORRUPT ? a : b;

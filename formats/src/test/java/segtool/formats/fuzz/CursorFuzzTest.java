@@ -52,7 +52,8 @@ class CursorFuzzTest {
     }
 
     private static void walkFile(byte[] data) throws IOException {
-        try (SegmentChannel ch = SegmentChannel.of(LOG, data, WINDOW); LogCursor cursor = new LogCursor(ch, 0, MAX_BATCH)) {
+        try (SegmentChannel ch = SegmentChannel.of(LOG, data, WINDOW);
+             LogCursor cursor = new LogCursor(ch, 0, MAX_BATCH)) {
             List<LogCursor.Batch> batches = new ArrayList<>();
             long frames = 0;
             long before = allocated();
@@ -82,23 +83,25 @@ class CursorFuzzTest {
                 frames += seen[0];
             }
             assertAllocatedAtMost(before, 65536 + 2048L * batches.size() + 1024L * frames, "walk");
-            check(cursor.stopped() && cursor.position() == expected, "walk ended at " + cursor.position()
-                    + " after a batch ending at " + expected);
+            long walked = expected;
+            check(cursor.stopped() && cursor.position() == walked, () -> "walk ended at " + cursor.position()
+                    + " after a batch ending at " + walked);
             Defect stop = cursor.stopReason();
-            check((stop == null) == (expected == data.length), "stop " + stop + " at " + expected + " of "
+            check((stop == null) == (expected == data.length), () -> "stop " + stop + " at " + walked + " of "
                     + data.length);
             if (stop != null) {
                 // A nonzero reserved byte is reported where it sits, its offset in the header as the index (F 2.2).
                 long where = stop.code() == Defect.Code.RESERVED_NOT_ZERO ? expected + stop.index() : expected;
-                check(stop.position() == where, "stop reason " + stop + ", walk at " + expected);
+                check(stop.position() == where, () -> "stop reason " + stop + ", walk at " + walked);
                 boolean decoded = stop.code() == Defect.Code.LENGTH_OVER_MAX || stop.code() == Defect.Code.RUNS_PAST_EOF;
-                check(decoded == (cursor.stopHeader() != null), "stop header with " + stop);
+                check(decoded == (cursor.stopHeader() != null), () -> "stop header with " + stop);
                 check(stop.describe() != null, "description");
             }
             for (LogCursor.Batch b : batches) {
                 byte[] bytes = java.util.Arrays.copyOfRange(data, (int) b.position(), (int) b.end());
                 Defect inMemory = MEMORY.verify(ByteBuffer.wrap(bytes), 0, bytes.length, b.position());
-                check(Objects.equals(inMemory, b.defect()), "file verdict " + b.defect() + ", in memory " + inMemory);
+                check(Objects.equals(inMemory, b.defect()), () -> "file verdict " + b.defect() + ", in memory "
+                        + inMemory);
             }
             if (!batches.isEmpty()) {
                 cursor.seek(0);

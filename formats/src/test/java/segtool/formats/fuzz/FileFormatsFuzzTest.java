@@ -61,17 +61,18 @@ class FileFormatsFuzzTest {
     void anchor(byte[] data) {
         String problem = AnchorRecord.problem(data);
         AnchorRecord a = AnchorRecord.decode(data);
-        check((problem == null) == (a != null), "problem " + problem + " but decoded " + a);
+        check((problem == null) == (a != null), () -> "problem " + problem + " but decoded " + a);
         boolean valid = data.length == AnchorRecord.LENGTH && LittleEndian.u64(data, 0) == AnchorRecord.MAGIC
                 && LittleEndian.u64(data, AnchorRecord.CHECKSUM_OFFSET) == Xxh3.hash(data, 0, 32);
-        check(valid == (a != null), "decoded " + a + " from bytes that are " + (valid ? "" : "not ") + "an anchor");
+        check(valid == (a != null), () -> "decoded " + a + " from bytes that are " + (valid ? "" : "not ")
+                + "an anchor");
         if (a != null) {
             check(Arrays.equals(a.encode(), data), "anchor does not encode back");
         }
         if (data.length >= 24) {
             AnchorRecord made = new AnchorRecord(LittleEndian.u64(data, 0), LittleEndian.u64(data, 8),
                     LittleEndian.u64(data, 16));
-            check(made.equals(AnchorRecord.decode(made.encode())), "encode -> decode changes " + made);
+            check(made.equals(AnchorRecord.decode(made.encode())), () -> "encode -> decode changes " + made);
         }
     }
 
@@ -80,17 +81,17 @@ class FileFormatsFuzzTest {
     void consumerOffset(byte[] data) {
         ConsumerOffset o = ConsumerOffset.decode(data);
         if (data.length < 8) {
-            check(o.kind() == ConsumerOffset.Kind.TORN, "kind " + o);
+            check(o.kind() == ConsumerOffset.Kind.TORN, () -> "kind " + o);
             return;
         }
         long offset = LittleEndian.u64(data, 0);
         check(o.offset() == offset, "offset");
         if (data.length < 16) {
-            check(o.kind() == ConsumerOffset.Kind.LEGACY, "kind " + o);
+            check(o.kind() == ConsumerOffset.Kind.LEGACY, () -> "kind " + o);
             return;
         }
         boolean sums = LittleEndian.u64(data, 8) == Xxh3.hash(data, 0, 8);
-        check(o.kind() == (sums ? ConsumerOffset.Kind.CHECKSUMMED : ConsumerOffset.Kind.CORRUPT), "kind " + o);
+        check(o.kind() == (sums ? ConsumerOffset.Kind.CHECKSUMMED : ConsumerOffset.Kind.CORRUPT), () -> "kind " + o);
         if (sums) {
             check(Arrays.equals(ConsumerOffset.encode(offset), Arrays.copyOf(data, 16)), "does not encode back");
         }
