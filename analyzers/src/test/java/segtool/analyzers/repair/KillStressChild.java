@@ -1,11 +1,15 @@
 package segtool.analyzers.repair;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.function.Function;
 import segtool.analyzers.inputs.InputsResolver;
 import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.recovery.RecoveryOptions;
+import segtool.analyzers.report.ScanJson;
 import segtool.analyzers.replica.PlanApply;
 import segtool.analyzers.replica.PlanFile;
 import segtool.formats.naming.PartitionPath;
@@ -17,11 +21,18 @@ import segtool.formats.naming.PartitionPath;
  * the partition (the quarantine for restore; replica {@value #REPLICA}'s for apply-plan, whose donor is
  * {@value #DONOR} beside it), enforce_fsync, k ({@code -1}: announce nothing, the parent kills on a timer), and for
  * accept-loss the salvage archive's path, for apply-plan the plan's.
+ *
+ * <p>Started without arguments, the child is a spare: it loads and initialises the classes every command uses
+ * (opening no file), prints {@value #READY}, and then reads those arguments as one tab-separated line from its
+ * standard input. The parent starts the next trial's spare while it checks the last one, so a kill on a timer
+ * measures from the moment the command starts, not from the JVM's.
  */
 public final class KillStressChild {
     /** The node names of apply-plan's replicas, and their data directories' names beside each other. */
     static final String REPLICA = "b";
     static final String DONOR = "a";
+    /** What a spare prints once it is ready for its arguments. */
+    static final String READY = "READY";
 
     private KillStressChild() {
     }
@@ -42,7 +53,36 @@ public final class KillStressChild {
                 .run(e, partition, data.resolveSibling(DONOR), inputs(durable), true, false);
     }
 
-    public static void main(String[] args) {
+    /** Class loading and static initialisation along every command's path; reads and writes no file. */
+    private static void warmUp() {
+        segtool.formats.hash.Xxh3.hash(new byte[256]);
+        Manifest.mapper();
+        ScanJson.mapper();
+        new Repairer(new RecoveryEngine(RecoveryOptions.defaults().withThreads(1)), new ServerGuard()::check,
+                new Applier(StepHook.NONE, "kill-stress"), plan -> true);
+        for (String c : new String[] {"segtool.analyzers.salvage.Salvager", "segtool.analyzers.salvage.MessageLines",
+            "segtool.analyzers.salvage.ArchiveReuse", "segtool.analyzers.replica.PlanApply",
+            "segtool.analyzers.repair.Quarantine", "segtool.analyzers.repair.PartitionLock",
+            "segtool.formats.log.LogCursor", "segtool.formats.index.IndexFile", "segtool.analyzers.recovery.PassA"}) {
+            try {
+                Class.forName(c, true, KillStressChild.class.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException(c, e);
+            }
+        }
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length == 0) {
+            warmUp();
+            System.out.println(READY);
+            System.out.flush();
+            String line = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+            if (line == null) {
+                return;   // the parent ended without a trial for this spare
+            }
+            args = line.split("\t");
+        }
         String command = args[0];
         Path path = Path.of(args[1]);
         boolean durable = Boolean.parseBoolean(args[2]);

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -35,14 +36,18 @@ import segtool.formats.writer.PartitionWriter;
  * Randomised {@code kill -9} of {@code repair --apply}, {@code rebuild-index --apply}, {@code restore --apply},
  * {@code repair --accept-loss --apply} and {@code apply --plan --apply} on multi-segment partitions
  * ({@link KillNineTest} does a few kills of one repair; this is its stress form). Each trial copies a damaged
- * partition, starts the command in a child JVM ({@link KillStressChild}) and SIGKILLs it
+ * partition, hands the command to a child JVM ({@link KillStressChild}, started ahead and waiting) and SIGKILLs it
  * either right after a random mutation step (with 0-2 ms of jitter) or after a random delay within the command's
  * uninterrupted run time. Then the partition and its quarantines must still hold every original byte, and a re-run
  * of the same command must exit 0 and leave exactly what an uninterrupted run leaves (every file, by XXH3).
  *
+ * <p>What does not change from trial to trial is made once per case: the damaged template, the uninterrupted
+ * result's digests, and the original's digest of each range a check compares against ({@link Originals}).
+ *
  * <p>The suite runs {@value #DEFAULT_TRIALS} trials on partitions of about 256 KiB; {@code bench/kill-stress.sh}
- * runs thousands on larger ones through {@code -Dkillstress.trials}, {@code -Dkillstress.bytes} and
- * {@code -Dkillstress.seed}. Every assertion names the seed and the trial.
+ * runs thousands on larger ones through {@code -Dkillstress.trials}, {@code -Dkillstress.bytes},
+ * {@code -Dkillstress.seed} and {@code -Dkillstress.dir} (where the trials run). Every assertion names the seed and
+ * the trial; the summary gives each phase's wall and CPU time per trial.
  */
 class KillStressTest {
     static final int DEFAULT_TRIALS = 20;
@@ -66,7 +71,7 @@ class KillStressTest {
     }
 
     /** One command on one damaged partition: its template, the bytes to hold, and the uninterrupted result. */
-    record Case(Command command, boolean durable, Path template, Path original, Path quarantine, Path plan,
+    record Case(Command command, boolean durable, Path template, Originals original, Path quarantine, Path plan,
                 int steps, Map<String, Long> expected, long childMillis) {
     }
 
@@ -75,72 +80,160 @@ class KillStressTest {
         return Shapes.partitionDir(command == Command.APPLY_PLAN ? root.resolve(KillStressChild.REPLICA) : root);
     }
 
+    /**
+     * Wall time and CPU time (this JVM's, and that of the child JVMs it reaped) per phase, for the bench's figures;
+     * nothing is asserted on them.
+     */
+    private static final Map<String, long[]> PHASES = new java.util.LinkedHashMap<>();
+    private static String current;
+    private static long[] cpuMark = cpu();
+
+    private static long lap(String phase, long since) {
+        long now = System.nanoTime();
+        long[] cpu = cpu();
+        long[] add = {now - since, cpu[0] - cpuMark[0], cpu[1] - cpuMark[1]};
+        cpuMark = cpu;
+        for (String key : current == null ? List.of(phase) : List.of(phase, current + "." + phase)) {
+            long[] sum = PHASES.computeIfAbsent(key, x -> new long[4]);
+            for (int i = 0; i < 3; i++) {
+                sum[i] += add[i];
+            }
+            sum[3]++;
+        }
+        return now;
+    }
+
+    /** This process's user + system CPU, and that of its reaped children, in ns (from /proc; 0 where there is none). */
+    private static long[] cpu() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long tick = 10_000_000L;   // USER_HZ is 100 on Linux
+            return new long[] {(Long.parseLong(f[11]) + Long.parseLong(f[12])) * tick,
+                (Long.parseLong(f[13]) + Long.parseLong(f[14])) * tick};
+        } catch (IOException | RuntimeException e) {
+            return new long[2];
+        }
+    }
+
+    /** "phase wall/cpu/child-cpu" in ms, per trial (per case for the preparation). */
+    private static String phases(boolean all) {
+        List<String> out = new ArrayList<>();
+        PHASES.forEach((k, v) -> {
+            if (all || k.indexOf('.') < 0 || k.startsWith("prepare.")) {
+                out.add(k + " " + v[0] / 1_000_000 / v[3] + "/" + v[1] / 1_000_000 / v[3] + "/"
+                        + v[2] / 1_000_000 / v[3]);
+            }
+        });
+        return String.join(", ", out);
+    }
+
     @Test
     void randomKills_reRunConverges_andEveryByteIsHeld() throws Exception {
         Random random = new Random(SEED);
         List<Case> cases = new ArrayList<>();
+        long t0 = System.nanoTime();
         for (boolean durable : new boolean[]{false, true}) {
             for (Command c : Command.values()) {
                 cases.add(prepare(c, durable));
             }
         }
+        current = null;
+        long prepared = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
         int killed = 0;
         int byStep = 0;
         int finishedFirst = 0;
         List<String> report = new ArrayList<>();
-        for (int i = 0; i < TRIALS; i++) {
-            Case c = cases.get(i % cases.size());
-            boolean step = random.nextBoolean();
-            int k = step ? random.nextInt(c.steps()) : -1;
-            long delay = step ? 0 : random.nextInt((int) Math.max(1, c.childMillis()));
-            String at = "trial " + i + " of seed " + SEED + ": " + c.command().arg + " --apply, enforce_fsync="
-                    + c.durable() + ", kill " + (step ? "after step " + k + " of " + c.steps()
-                    : "at " + delay + " ms of about " + c.childMillis());
-            Path run = tmp.resolve("run");
-            Trees.copy(c.template(), run);
-            Path partition = partitionDir(c.command(), run);
-            Path target = c.command() == Command.RESTORE ? run.resolve(c.template().relativize(c.quarantine()))
-                    : partition;
-            Process child = start(c.command(), target, c.durable(), k, run.resolve(SALVAGE), c.plan());
-            // No trial can hang the suite: a child that neither reaches its step nor ends is killed and fails below.
-            CompletableFuture.delayedExecutor(120, TimeUnit.SECONDS).execute(child::destroyForcibly);
-            String seen = step ? killAtStep(child, random) : killAfter(child, delay);
-            assertTrue(child.waitFor(60, TimeUnit.SECONDS), at + ": the child did not die");
-            int exit = child.exitValue();
-            String said = seen;
-            assertTrue(!step || said != null && said.startsWith("AT "), () -> at + ": the child never reached the "
-                    + "step: " + said);
-            if (exit == 137) {
-                killed++;
-                byStep += step ? 1 : 0;
-            } else {
-                assertEquals(0, exit, at + ": the child, not killed, exited " + exit + ": " + seen);
-                finishedFirst++;
-            }
-            report.add(at + " -> exit " + exit + (seen == null ? "" : ", " + seen));
+        // Trials run under -Dkillstress.dir when given (bench/kill-stress.sh: tmpfs), beside the templates otherwise.
+        String under = System.getProperty("killstress.dir", "");
+        Path runs = under.isEmpty() ? tmp : Files.createTempDirectory(Files.createDirectories(Path.of(under)),
+                "segtool-kill-stress-");
+        Spare next = new Spare();
+        try {
+            for (int i = 0; i < TRIALS; i++) {
+                Case c = cases.get(i % cases.size());
+                boolean step = random.nextBoolean();
+                int k = step ? random.nextInt(c.steps()) : -1;
+                long delay = step ? 0 : random.nextInt((int) Math.max(1, c.childMillis()));
+                String at = "trial " + i + " of seed " + SEED + ": " + c.command().arg + " --apply, enforce_fsync="
+                        + c.durable() + ", kill " + (step ? "after step " + k + " of " + c.steps()
+                        : "at " + delay + " ms of about " + c.childMillis());
+                Path run = runs.resolve("run");
+                current = c.command().arg + "-" + c.durable();
+                long t = System.nanoTime();
+                Trees.copy(c.template(), run);
+                t = lap("copy", t);
+                Path partition = partitionDir(c.command(), run);
+                Path target = c.command() == Command.RESTORE ? run.resolve(c.template().relativize(c.quarantine()))
+                        : partition;
+                Spare child = next;
+                next = null;
+                child.go(c.command(), target, c.durable(), k, run.resolve(SALVAGE), c.plan());
+                t = lap("child-ready", t);
+                String seen = step ? killAtStep(child, random) : killAfter(child.process, delay);
+                assertTrue(child.process.waitFor(60, TimeUnit.SECONDS), at + ": the child did not die");
+                t = lap("child", t);
+                next = new Spare();   // the next trial's JVM starts while this one is checked
+                child.close();
+                int exit = child.process.exitValue();
+                String said = seen;
+                assertTrue(!step || said != null && said.startsWith("AT "), () -> at + ": the child never reached "
+                        + "the step: " + said);
+                if (exit == 137) {
+                    killed++;
+                    byStep += step ? 1 : 0;
+                } else {
+                    assertEquals(0, exit, at + ": the child, not killed, exited " + exit + ": " + seen);
+                    finishedFirst++;
+                }
+                report.add(at + " -> exit " + exit + (seen == null ? "" : ", " + seen));
 
-            if (c.command() == Command.ACCEPT_LOSS) {
-                // several cuts can each quarantine a part of one file: reassembled newest quarantine first
-                AcceptLossTest.assertReassembles(Trees.partitionFiles(c.original()), partition,
-                        AcceptLossTest.newestFirst(partition), at);
-            } else {
-                assertAllBytesHeld(c.original(), partition, at);
+                if (c.command() == Command.ACCEPT_LOSS) {
+                    // several cuts can each quarantine a part of one file: reassembled newest quarantine first
+                    assertReassembles(c.original(), partition, AcceptLossTest.newestFirst(partition), at);
+                } else {
+                    assertAllBytesHeld(c.original(), partition, at);
+                }
+                t = lap("held", t);
+                int again = rerun(c.command(), target, c.durable(), run.resolve(SALVAGE), c.plan());
+                assertEquals(0, again, at + ": the re-run exits " + again);
+                t = lap("rerun", t);
+                assertEquals(c.expected(), hashes(run), at + ": the re-run leaves something else than an "
+                        + "uninterrupted run");
+                t = lap("compare", t);
+                Trees.delete(run);
+                lap("delete", t);
             }
-            int again = rerun(c.command(), target, c.durable(), run.resolve(SALVAGE), c.plan());
-            assertEquals(0, again, at + ": the re-run exits " + again);
-            assertEquals(c.expected(), hashes(run), at + ": the re-run leaves something else than an uninterrupted run");
-            Trees.delete(run);
+        } finally {
+            if (next != null) {
+                next.close();
+            }
+            if (runs != tmp) {
+                Trees.delete(runs);
+            }
         }
+        System.out.println("kill-stress phases, ms of wall/cpu/child-cpu per trial (per case for prepare, " + prepared
+                + " ms in all): " + phases(false));
         System.out.println("kill-stress: " + TRIALS + " trials, seed " + SEED + ", " + BYTES + "-byte partitions: "
                 + killed + " killed mid-run (" + byStep + " right after a mutation step, " + (killed - byStep)
                 + " on a timer), " + finishedFirst + " finished before the kill; every re-run converged, no byte lost");
         if (Boolean.getBoolean("killstress.verbose")) {
+            System.out.println("kill-stress phases by case: " + phases(true));
             report.forEach(System.out::println);
         }
     }
 
     /** Builds the case's template, runs the command uninterrupted in process and once in a child, and checks both. */
     private Case prepare(Command command, boolean durable) throws IOException, InterruptedException {
+        current = "prep-" + command.arg + "-" + durable;
+        long t = System.nanoTime();
+        try (Spare spare = new Spare()) {   // its JVM starts while the template is built and the reference run
+            return prepare(command, durable, spare, t);
+        }
+    }
+
+    private Case prepare(Command command, boolean durable, Spare child, long t) throws IOException,
+            InterruptedException {
         Path template = tmp.resolve(command.arg + "-" + durable);
         Path dir = partitionDir(command, template);
         Path plan = null;
@@ -154,16 +247,21 @@ class KillStressTest {
             assertTrue(FixpointTest.ENGINE.judge(PartitionPath.of(dir), durable).refusal() != null,
                     "accept-loss starts from a refused partition");
         }
-        Path original = tmp.resolve(command.arg + "-" + durable + "-original");
-        Trees.copy(dir, original);
+        // the template is never changed (trials change copies of it): its partition is the original, but for restore,
+        // whose template is the partition after a repair
+        Path original = dir;
         Path quarantine = null;
         if (command == Command.RESTORE) {
+            original = tmp.resolve(command.arg + "-" + durable + "-original");
+            Trees.copy(dir, original);
             Repairer.Outcome repaired = FixpointTest.repairer().repair(PartitionPath.of(dir), durable, true, false);
             assertEquals(0, repaired.exitCode(), () -> "repair before restore: " + repaired.error());
             quarantine = repaired.quarantine();
         }
+        t = lap("prepare.build", t);
         Path reference = tmp.resolve("reference");
         Trees.copy(template, reference);
+        t = lap("prepare.copy", t);
         Path refTarget = command == Command.RESTORE ? reference.resolve(template.relativize(quarantine))
                 : partitionDir(command, reference);
         Applier counting = new Applier(StepHook.NONE, "test");
@@ -172,6 +270,7 @@ class KillStressTest {
                 refTarget, durable, reference.resolve(SALVAGE), plan);
         assertEquals(0, exit, command.arg + " uninterrupted");
         assertTrue(counting.steps() > 0, command.arg + " mutates nothing: no kill can land in it");
+        t = lap("prepare.reference-run", t);
         Map<String, Long> expected = hashes(reference);
         if (command == Command.RESTORE) {
             Map<String, Long> before = hashes(original);
@@ -180,20 +279,23 @@ class KillStressTest {
             assertEquals(before, after, "restore puts back every original byte");
         }
         Trees.delete(reference);
+        t = lap("prepare.hash", t);
 
         Path timed = tmp.resolve("timed");
         Trees.copy(template, timed);
+        t = lap("prepare.timed-copy", t);
         Path timedTarget = command == Command.RESTORE ? timed.resolve(template.relativize(quarantine))
                 : partitionDir(command, timed);
-        long t0 = System.nanoTime();
-        Process child = start(command, timedTarget, durable, -1, timed.resolve(SALVAGE), plan);
-        assertTrue(child.waitFor(120, TimeUnit.SECONDS), command.arg + ": the child did not finish");
+        long t0 = child.go(command, timedTarget, durable, -1, timed.resolve(SALVAGE), plan);
+        assertTrue(child.process.waitFor(120, TimeUnit.SECONDS), command.arg + ": the child did not finish");
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-        assertEquals(0, child.exitValue(), command.arg + " in a child: " + new String(child.getInputStream()
-                .readAllBytes(), StandardCharsets.UTF_8));
+        assertEquals(0, child.process.exitValue(), command.arg + " in a child: " + child.out.lines().toList());
+        t = lap("prepare.timed-child", t);
         assertEquals(expected, hashes(timed), command.arg + ": the child leaves what the in-process run leaves");
         Trees.delete(timed);
-        return new Case(command, durable, template, original, quarantine, plan, counting.steps(), expected, millis);
+        lap("prepare.timed-hash", t);
+        return new Case(command, durable, template, new Originals(original), quarantine, plan, counting.steps(),
+                expected, millis);
     }
 
     /**
@@ -263,21 +365,62 @@ class KillStressTest {
     /** Where accept-loss writes its salvage archive, beside the data directory of a trial. */
     static final String SALVAGE = "salvage";
 
-    private static Process start(Command command, Path target, boolean durable, int k, Path salvage, Path plan)
-            throws IOException {
+    /** The child JVM's command line: a spare {@link KillStressChild} (no arguments; they come on its stdin). */
+    private static List<String> childCommand() {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        return new ProcessBuilder(java.toString(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), KillStressChild.class.getName(),
-                command.arg, target.toString(), Boolean.toString(durable), Integer.toString(k),
-                command == Command.APPLY_PLAN ? plan.toString() : salvage.toString())
-                .redirectErrorStream(true).start();
+        return List.of(java.toString(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+                "-XX:-UsePerfData", "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                KillStressChild.class.getName());
+    }
+
+    /**
+     * A child JVM started ahead of its trial: it initialises what the commands use, says {@value
+     * KillStressChild#READY}, and waits for its arguments ({@link KillStressChild}).
+     */
+    static final class Spare implements AutoCloseable {
+        final Process process;
+        final BufferedReader out;
+
+        Spare() throws IOException {
+            process = new ProcessBuilder(childCommand()).redirectErrorStream(true).start();
+            out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        }
+
+        /**
+         * Waits until the spare is ready and hands it one command; returns {@link System#nanoTime()} when it got
+         * it. A child that neither reaches its step nor ends within 120 s after that is killed (no trial can hang
+         * the suite) and its trial fails.
+         */
+        long go(Command command, Path target, boolean durable, int k, Path salvage, Path plan) throws IOException {
+            List<String> said = new ArrayList<>();
+            String line;
+            while ((line = out.readLine()) != null && !line.equals(KillStressChild.READY)) {
+                said.add(line);
+            }
+            if (line == null) {
+                throw new IOException("the child JVM ended before it was ready: " + said);
+            }
+            String args = String.join("\t", command.arg, target.toString(), Boolean.toString(durable),
+                    Integer.toString(k), command == Command.APPLY_PLAN ? plan.toString() : salvage.toString());
+            process.getOutputStream().write((args + "\n").getBytes(StandardCharsets.UTF_8));
+            process.getOutputStream().flush();
+            long now = System.nanoTime();
+            CompletableFuture.delayedExecutor(120, TimeUnit.SECONDS).execute(process::destroyForcibly);
+            return now;
+        }
+
+        @Override
+        public void close() throws IOException {
+            process.destroyForcibly();
+            out.close();
+            process.getOutputStream().close();
+        }
     }
 
     /** Kills right after the child announces its step; returns the announcement (or the last line, if none). */
-    private static String killAtStep(Process child, Random random) throws IOException, InterruptedException {
+    private static String killAtStep(Spare child, Random random) throws IOException, InterruptedException {
         String last = null;
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
-                StandardCharsets.UTF_8))) {
+        try (BufferedReader out = child.out) {
             for (String line; (line = out.readLine()) != null; ) {
                 last = line;
                 if (line.startsWith("AT ")) {
@@ -285,7 +428,7 @@ class KillStressTest {
                     if (jitter > 0) {
                         Thread.sleep(jitter);
                     }
-                    child.destroyForcibly();
+                    child.process.destroyForcibly();
                     return line.substring(0, Math.min(line.length(), 120));
                 }
             }
@@ -409,51 +552,105 @@ class KillStressTest {
     }
 
     private static long xxh3(Path f) throws IOException {
-        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
-            long size = ch.size();
-            if (size == 0) {
-                return Xxh3.hash(new byte[0]);
+        return xxh3(f, 0, Files.size(f));
+    }
+
+    /**
+     * The files of a case's original partition (never changed while the trials run) and the XXH3 of each of their
+     * byte ranges a check compares against, each read once: every trial asks for the same few ranges.
+     */
+    static final class Originals {
+        final Path dir;
+        private final List<String> files = new ArrayList<>();
+        private final Map<String, Long> sizes = new TreeMap<>();
+        private final Map<String, Long> digests = new HashMap<>();
+
+        Originals(Path dir) throws IOException {
+            this.dir = dir;
+            try (Stream<Path> s = Files.list(dir)) {
+                for (Path p : (Iterable<Path>) s.sorted()::iterator) {
+                    if (Files.isRegularFile(p)) {
+                        files.add(p.getFileName().toString());
+                        sizes.put(p.getFileName().toString(), Files.size(p));
+                    }
+                }
             }
-            MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
-            try {
-                return Xxh3.hash(m, 0, (int) size);
-            } finally {
-                Unmapper.unmap(m);
+        }
+
+        /** True when {@code length} bytes at {@code offset} of the original {@code file} equal those at {@code at}
+         *  of {@code other} (false where either is too short). */
+        boolean matches(String file, long offset, long length, Path other, long at) throws IOException {
+            if (sizes.get(file) < offset + length || !Files.isRegularFile(other) || Files.size(other) < at + length) {
+                return false;
             }
+            Long want = digests.get(file + ":" + offset + ":" + length);
+            if (want == null) {
+                want = xxh3(dir.resolve(file), offset, length);
+                digests.put(file + ":" + offset + ":" + length, want);
+            }
+            return want == xxh3(other, at, length);
+        }
+
+        /** True when {@code other} is the original {@code file}, byte for byte. */
+        boolean same(String file, Path other) throws IOException {
+            return Files.isRegularFile(other) && Files.size(other) == sizes.get(file)
+                    && matches(file, 0, sizes.get(file), other, 0);
         }
     }
 
     /**
-     * {@link Trees#assertAllBytesHeld} without holding the files in memory: every file of {@code original} (a copy
-     * of the partition before the command) is, byte for byte, in place, in a fenced copy, or a prefix of what is in
-     * place followed by the ranges a committed quarantine holds for it, end to end.
+     * Ranges longer than this (the largest mapping) are digested as the XXH3 of their pieces' XXH3s: a file of up to
+     * 2 GiB hashes as its XXH3, as a quarantine manifest records it.
      */
-    static void assertAllBytesHeld(Path original, Path partition, String context) throws IOException {
+    private static final long PIECE = Integer.MAX_VALUE;
+
+    /** XXH3 of {@code [offset, offset + length)} of {@code f} (see {@link #PIECE}), through one read-only mapping. */
+    static long xxh3(Path f, long offset, long length) throws IOException {
+        if (length == 0) {
+            return Xxh3.hash(new byte[0]);
+        }
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+            if (length <= PIECE) {
+                return xxh3(ch, offset, (int) length);
+            }
+            ByteBuffer pieces = ByteBuffer.allocate((int) ((length + PIECE - 1) / PIECE) * Long.BYTES);
+            for (long done = 0; done < length; done += PIECE) {
+                pieces.putLong(xxh3(ch, offset + done, (int) Math.min(PIECE, length - done)));
+            }
+            return Xxh3.hash(pieces.array());
+        }
+    }
+
+    private static long xxh3(FileChannel ch, long offset, int length) throws IOException {
+        MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_ONLY, offset, length);
+        try {
+            return Xxh3.hash(m, 0, length);
+        } finally {
+            Unmapper.unmap(m);
+        }
+    }
+
+    /**
+     * Every file of the original partition is, byte for byte (by XXH3 over each range), in place, in a fenced
+     * copy, or a prefix of what is in place followed by the ranges a committed quarantine holds for it, end to end.
+     */
+    static void assertAllBytesHeld(Originals original, Path partition, String context) throws IOException {
         List<Quarantine> quarantines = new ArrayList<>();
         for (Path q : Quarantine.of(partition)) {
             if (Quarantine.hasManifest(q)) {
                 quarantines.add(Quarantine.open(q));
             }
         }
-        String name = partition.getFileName().toString();
-        List<Path> fenced = new ArrayList<>();
-        try (Stream<Path> s = Files.list(partition.getParent())) {
-            s.filter(d -> d.getFileName().toString().startsWith(name + ".fenced.")).forEach(fenced::add);
-        }
-        List<Path> files;
-        try (Stream<Path> s = Files.list(original)) {
-            files = s.filter(Files::isRegularFile).sorted().toList();
-        }
-        for (Path want : files) {
-            String file = want.getFileName().toString();
-            long size = Files.size(want);
+        List<Path> fenced = fenced(partition);
+        for (String file : original.files) {
+            long size = original.sizes.get(file);
             if (size == 0) {
                 continue;   // no byte to hold (rebuild-index replaces an empty index without a copy)
             }
             Path now = partition.resolve(file);
-            boolean held = same(want, now);
+            boolean held = original.same(file, now);
             for (Path d : fenced) {
-                held = held || same(want, d.resolve(file));
+                held = held || original.same(file, d.resolve(file));
             }
             for (Quarantine q : quarantines) {
                 if (held) {
@@ -471,12 +668,12 @@ class KillStressTest {
                 es.sort(Comparator.comparingLong(QuarantineEntry::offset));
                 long start = es.get(0).offset();
                 boolean ok = es.get(0).originalLength() == size && Files.isRegularFile(now) || start == 0;
-                ok = ok && (start == 0 || Files.size(now) >= start && range(want, 0, now, 0, start));
+                ok = ok && (start == 0 || original.matches(file, 0, start, now, 0));
                 long next = start;
                 for (QuarantineEntry e : es) {
                     Path copy = q.copy(e);
                     ok = ok && e.offset() == next && Files.isRegularFile(copy) && Files.size(copy) == e.length()
-                            && range(want, e.offset(), copy, 0, e.length());
+                            && original.matches(file, e.offset(), e.length(), copy, 0);
                     next = e.offset() + e.length();
                 }
                 held = ok && next == size;
@@ -486,33 +683,105 @@ class KillStressTest {
         }
     }
 
-    private static boolean same(Path a, Path b) throws IOException {
-        return Files.isRegularFile(b) && Files.size(a) == Files.size(b) && range(a, 0, b, 0, Files.size(a));
+    private static List<Path> fenced(Path partition) throws IOException {
+        String name = partition.getFileName().toString();
+        try (Stream<Path> s = Files.list(partition.getParent())) {
+            return s.filter(d -> d.getFileName().toString().startsWith(name + ".fenced.")).sorted().toList();
+        }
     }
 
-    /** True when {@code length} bytes at {@code atA} of {@code a} equal those at {@code atB} of {@code b}. */
-    private static boolean range(Path a, long atA, Path b, long atB, long length) throws IOException {
-        try (FileChannel ca = FileChannel.open(a, StandardOpenOption.READ);
-             FileChannel cb = FileChannel.open(b, StandardOpenOption.READ)) {
-            if (ca.size() < atA + length || cb.size() < atB + length) {
+    /** Bytes {@code [from, to)} of a file being put together: {@code at} on of {@code source}, or zeros if null. */
+    private record Piece(long from, long to, Path source, long at) {
+    }
+
+    /**
+     * {@link AcceptLossTest#assertReassembles} without holding the files in memory: every original file put
+     * together from what is on disk now, undoing the quarantines newest first on paper (each quarantined range put
+     * back at its offset, the file set to its length before that step), each quarantined copy checked against its
+     * manifest's XXH3, and the result compared with the original range by range by XXH3; a fenced copy counts too.
+     */
+    static void assertReassembles(Originals original, Path partition, List<Path> newestFirst, String context)
+            throws IOException {
+        List<Quarantine> qs = new ArrayList<>();
+        for (Path q : newestFirst) {
+            qs.add(Quarantine.open(q));
+        }
+        for (String file : original.files) {
+            Path now = partition.resolve(file);
+            List<Piece> pieces = new ArrayList<>();
+            if (Files.isRegularFile(now) && Files.size(now) > 0) {
+                pieces.add(new Piece(0, Files.size(now), now, 0));
+            }
+            boolean fits = true;
+            for (Quarantine q : qs) {
+                List<QuarantineEntry> es = q.manifest().entries().stream().filter(e -> e.file().equals(file))
+                        .toList();
+                if (es.isEmpty()) {
+                    continue;
+                }
+                pieces = cut(pieces, 0, es.get(0).originalLength());
+                long end = pieces.isEmpty() ? 0 : pieces.get(pieces.size() - 1).to();
+                if (end < es.get(0).originalLength()) {
+                    pieces.add(new Piece(end, es.get(0).originalLength(), null, 0));
+                }
+                for (QuarantineEntry e : es) {
+                    Path copy = q.copy(e);
+                    long length = Files.size(copy);
+                    assertEquals(Hashing.parse(e.xxh3()), xxh3(copy, 0, length), context + ": " + e.copy());
+                    fits &= e.offset() + length <= es.get(0).originalLength();
+                    List<Piece> put = new ArrayList<>(cut(pieces, 0, e.offset()));
+                    put.add(new Piece(e.offset(), e.offset() + length, copy, 0));
+                    put.addAll(cut(pieces, e.offset() + length, Long.MAX_VALUE));
+                    pieces = put;
+                }
+            }
+            long size = original.sizes.get(file);
+            boolean held = fits && (pieces.isEmpty() ? 0 : pieces.get(pieces.size() - 1).to()) == size;
+            for (Piece p : pieces) {
+                held = held && (p.source() == null ? zeros(original.dir.resolve(file), p.from(), p.to())
+                        : original.matches(file, p.from(), p.to() - p.from(), p.source(), p.at()));
+            }
+            for (Path d : held ? List.<Path>of() : fenced(partition)) {
+                held |= original.same(file, d.resolve(file));
+            }
+            assertTrue(held, context + ": the original " + file + " (" + size + " bytes, xxh3 "
+                    + Xxh3.hex(xxh3(original.dir.resolve(file), 0, size)) + ") cannot be put back from the partition "
+                    + "and its quarantines");
+        }
+    }
+
+    /** The parts of {@code pieces} within {@code [from, to)}. */
+    private static List<Piece> cut(List<Piece> pieces, long from, long to) {
+        List<Piece> out = new ArrayList<>();
+        for (Piece p : pieces) {
+            long a = Math.max(p.from(), from);
+            long b = Math.min(p.to(), to);
+            if (a < b) {
+                out.add(new Piece(a, b, p.source(), p.source() == null ? 0 : p.at() + (a - p.from())));
+            }
+        }
+        return out;
+    }
+
+    /** True when bytes {@code [from, to)} of {@code f} are all zero. */
+    private static boolean zeros(Path f, long from, long to) throws IOException {
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+            if (ch.size() < to) {
                 return false;
             }
-            ByteBuffer x = ByteBuffer.allocate(1 << 16);
-            ByteBuffer y = ByteBuffer.allocate(1 << 16);
-            for (long done = 0; done < length; ) {
-                int n = (int) Math.min(x.capacity(), length - done);
-                x.clear().limit(n);
-                y.clear().limit(n);
-                while (x.hasRemaining() && ca.read(x, atA + done + x.position()) >= 0) {
-                    // fill
-                }
-                while (y.hasRemaining() && cb.read(y, atB + done + y.position()) >= 0) {
-                    // fill
-                }
-                if (!x.flip().equals(y.flip())) {
+            ByteBuffer b = ByteBuffer.allocate(1 << 16);
+            for (long at = from; at < to; ) {
+                b.clear().limit((int) Math.min(b.capacity(), to - at));
+                int n = ch.read(b, at);
+                if (n < 0) {
                     return false;
                 }
-                done += n;
+                for (int i = 0; i < n; i++) {
+                    if (b.get(i) != 0) {
+                        return false;
+                    }
+                }
+                at += n;
             }
             return true;
         }
