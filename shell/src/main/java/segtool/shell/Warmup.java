@@ -37,13 +37,23 @@ final class Warmup implements Runnable {
     }
 
     static void start(String[] args) {
-        if (!candidate(args) || Runtime.getRuntime().availableProcessors() < 2) {
+        if (!wanted(args)) {
             return;
         }
         Thread t = new Thread(new Warmup(args), "segtool-warmup");
         t.setDaemon(true);
         t.setPriority(Thread.MIN_PRIORITY);
         t.start();
+    }
+
+    /**
+     * Whether to start the thread for {@code args}: a command that verifies, a second processor, and no
+     * {@code -Dsegtool.warmup=no}, which the launcher passes when it has already added up the input and found it under
+     * {@link #WORTH} (the thread, which would only count the same files again, is then not even started).
+     */
+    static boolean wanted(String[] args) {
+        return candidate(args) && Runtime.getRuntime().availableProcessors() >= 2
+                && !"no".equals(System.getProperty("segtool.warmup"));
     }
 
     /** Whether {@code args} name a command that verifies, with at least one argument. */

@@ -1,5 +1,6 @@
 package segtool.shell;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -61,5 +62,24 @@ class WarmupTest {
         assertFalse(large("hexdump", dir.toString()));
         assertFalse(large("--version"));
         assertFalse(large("scan", "no/such/path", "\0"));
+    }
+
+    @Test
+    void theLaunchersCountStopsTheThreadBeforeItStarts() {
+        String before = System.getProperty("segtool.warmup");
+        try {
+            System.clearProperty("segtool.warmup");
+            boolean twoCores = Runtime.getRuntime().availableProcessors() >= 2;
+            assertEquals(twoCores, Warmup.wanted(new String[] {"scan", dir.toString()}));
+            assertFalse(Warmup.wanted(new String[] {"segments", dir.toString()}));
+            System.setProperty("segtool.warmup", "no");
+            assertFalse(Warmup.wanted(new String[] {"scan", dir.toString()}));
+        } finally {
+            if (before == null) {
+                System.clearProperty("segtool.warmup");
+            } else {
+                System.setProperty("segtool.warmup", before);
+            }
+        }
     }
 }
