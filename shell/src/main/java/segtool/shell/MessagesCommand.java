@@ -53,7 +53,7 @@ import segtool.shell.render.Times;
             "  segtool messages PARTITION --offset 123456 --limit 5",
             "  segtool messages PARTITION/00000000000000004096.log --format hex",
             "  segtool messages PARTITION --offset 42 --limit 1 --json | jq -r '.messages[0].payload_text'",
-            "  segtool messages PARTITION --limit 1000000 --ndjson > messages.ndjson"})
+            "  segtool messages PARTITION --ndjson > messages.ndjson   # every message, one line each"})
 public final class MessagesCommand implements Callable<Integer>, ReadCommand {
     public enum Format { text, hex, json }
 
@@ -79,9 +79,12 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
             description = "First message offset to show. Default: the first message.")
     Long offset;
 
-    @Option(names = "--limit", paramLabel = "N", defaultValue = "20",
-            description = "Show at most N messages (default ${DEFAULT-VALUE}).")
-    long limit;
+    /** Messages shown without --limit, except with --ndjson (a stream for machines: all of them). */
+    static final long DEFAULT_LIMIT = 20;
+
+    @Option(names = "--limit", paramLabel = "N",
+            description = "Show at most N messages. Default " + DEFAULT_LIMIT + "; with --ndjson, all of them.")
+    Long limit;
 
     @Option(names = "--format", paramLabel = "text|hex|json", defaultValue = "text",
             description = "Payload display: text (UTF-8 when printable, else hex), hex (always a dump), json "
@@ -94,7 +97,7 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
 
     @Option(names = "--ndjson", description = "Print newline-delimited JSON as the walk goes: a start line, one "
             + "line per message as it is read, a summary line with exit_code (docs/json.md). For runs too large to "
-            + "hold as one document (raise --limit).")
+            + "hold as one document: without --limit it streams every message, in the memory of one read window.")
     boolean ndjson;
 
     @Mixin
@@ -125,6 +128,8 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
         private JsonOut json;
         private long shown;
         private String stop;
+        /** --limit, or its default: every message for --ndjson, else {@link #DEFAULT_LIMIT}. */
+        private final long cap = limit != null ? limit : ndjson ? Long.MAX_VALUE : DEFAULT_LIMIT;
 
         Integer run() throws Exception {
             out = spec.commandLine().getOut();
@@ -179,7 +184,7 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                     }
                     json.g().writeArrayFieldStart("messages");
                 }
-                for (int i = first; i < starts.size() && shown < limit && stop == null; i++) {
+                for (int i = first; i < starts.size() && shown < cap && stop == null; i++) {
                     segment(partition, starts.get(i));
                 }
                 exit = ExitCode.reading(stop != null);
@@ -238,7 +243,7 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                     }
                 }
                 log.seek(pos);
-                while (shown < limit) {
+                while (shown < cap) {
                     Cancelled.check();
                     SegmentReader.Batch b = log.next();
                     if (b == null) {
@@ -270,7 +275,7 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                             }
                             show(b, m, o, d);
                             shown++;
-                            return shown < limit;
+                            return shown < cap;
                         });
                     } catch (UncheckedIOException e) {
                         throw e.getCause();
@@ -281,7 +286,7 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                                 : "; its messages are shown above, marked");
                         return;
                     }
-                    if (walk != null && shown < limit) {
+                    if (walk != null && shown < cap) {
                         stop = logPath.getFileName() + " @ " + U64.str(b.position()) + ": " + SegmentReader.describe(walk);
                         return;
                     }

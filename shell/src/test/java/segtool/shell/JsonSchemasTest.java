@@ -234,4 +234,30 @@ class JsonSchemasTest {
             assertFalse(out[i].contains("\"type\":\"summary\""), "no summary after Ctrl-C: " + out[i]);
         }
     }
+
+    /**
+     * {@code messages --ndjson} is for machines: without --limit it streams every message (the text and --json
+     * outputs keep the default of 20, and an explicit --limit still caps the stream). Messages are written one per
+     * batch by PartitionWriter, so the count is the writer's.
+     */
+    @Test
+    void messagesNdjson_withoutLimit_streamsEveryMessage_anExplicitLimitStillCaps() throws Exception {
+        Path dir = root.resolve("many").resolve(PARTITION);
+        int total = 57;
+        List<segtool.formats.writer.PartitionWriter.SegmentLayout> segs = segtool.formats.writer.PartitionWriter
+                .fill(dir, segtool.formats.writer.PartitionWriter.Config.of(1).segmentSize(4096)
+                        .messagesRequiredToSave(1), total, 1, 100, 5);
+        assertTrue(segs.size() > 1, "crosses segments: " + segs.size());
+
+        List<JsonNode> all = stream("messages", Cli.run("messages", "--ndjson", dir));
+        assertEquals(total, all.size() - 2, "every message, then the summary");
+        assertEquals(total, all.get(all.size() - 1).get("shown").asInt());
+        assertEquals(total - 1, all.get(all.size() - 2).get("offset").asLong(), "the last one is offset 56");
+
+        List<JsonNode> capped = stream("messages", Cli.run("messages", "--ndjson", "--limit", "7", dir));
+        assertEquals(7, capped.get(capped.size() - 1).get("shown").asInt());
+        assertEquals(20, JSON.readTree(Cli.run("messages", "--json", dir).out()).get("shown").asInt(),
+                "--json keeps the default of 20");
+        assertTrue(Cli.run("messages", dir).out().contains("20 message(s) shown"), "text keeps it too");
+    }
 }
