@@ -1,11 +1,14 @@
 package segtool.analyzers.salvage;
 
+import com.fasterxml.jackson.core.Base64Variants;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -75,7 +78,14 @@ public final class MessageLines {
         } else {
             String text = utf8(plain);
             g.writeStringField("payload_encoding", text != null ? "utf8" : "base64");
-            g.writeStringField("payload", text != null ? text : Base64.getEncoder().encodeToString(plain));
+            g.writeFieldName("payload");
+            if (text != null) {
+                g.writeString(text);
+            } else {
+                // straight into the generator's buffer: the same text as Base64.getEncoder() (RFC 4648, padded, one
+                // line), without a String of it to be scanned for escapes
+                g.writeBinary(Base64Variants.MIME_NO_LINEFEEDS, plain, 0, plain.length);
+            }
         }
         g.writeEndObject();
     }
@@ -176,13 +186,18 @@ public final class MessageLines {
         g.writeEndObject();
     }
 
-    /** The bytes as text when they are valid UTF-8, else null. */
+    /**
+     * The bytes as text when they are valid UTF-8, else null. Decoded into a buffer as long as the input (UTF-8 never
+     * yields more chars than bytes), so that invalid input, the common case of binary payloads, costs no exception.
+     */
     static String utf8(byte[] bytes) {
-        try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        CharBuffer out = CharBuffer.allocate(bytes.length);
+        CoderResult r = decoder.decode(ByteBuffer.wrap(bytes), out, true);
+        if (!r.isUnderflow()) {
             return null;
         }
+        return decoder.flush(out).isUnderflow() ? out.flip().toString() : null;
     }
 }
