@@ -133,6 +133,7 @@ class KillStressTest {
         Random random = new Random(SEED);
         List<Case> cases = new ArrayList<>();
         long t0 = System.nanoTime();
+        childJvm = new ChildJvm(tmp.resolve("child-jvm"));
         for (boolean durable : new boolean[]{false, true}) {
             for (Command c : Command.values()) {
                 cases.add(prepare(c, durable));
@@ -287,9 +288,15 @@ class KillStressTest {
         Path timedTarget = command == Command.RESTORE ? timed.resolve(template.relativize(quarantine))
                 : partitionDir(command, timed);
         long t0 = child.go(command, timedTarget, durable, -1, timed.resolve(SALVAGE), plan);
+        List<String> said = new ArrayList<>();
+        String line;
+        while ((line = child.out.readLine()) != null && !line.startsWith("DONE ")) {
+            said.add(line);
+        }
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);   // the command's run, not the JVM's exit
         assertTrue(child.process.waitFor(120, TimeUnit.SECONDS), command.arg + ": the child did not finish");
-        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-        assertEquals(0, child.process.exitValue(), command.arg + " in a child: " + child.out.lines().toList());
+        said.add(line);
+        assertEquals(0, child.process.exitValue(), command.arg + " in a child: " + said);
         t = lap("prepare.timed-child", t);
         assertEquals(expected, hashes(timed), command.arg + ": the child leaves what the in-process run leaves");
         Trees.delete(timed);
@@ -365,13 +372,70 @@ class KillStressTest {
     /** Where accept-loss writes its salvage archive, beside the data directory of a trial. */
     static final String SALVAGE = "salvage";
 
-    /** The child JVM's command line: a spare {@link KillStressChild} (no arguments; they come on its stdin). */
-    private static List<String> childCommand() {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        return List.of(java.toString(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-                "-XX:-UsePerfData", "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                KillStressChild.class.getName());
+    /**
+     * How the child JVMs start: the test's class path with each directory on it packed into a jar (class-data
+     * sharing archives classes from jars only), and a class-data archive that the first child to end normally (the
+     * first case's uninterrupted run) writes and every later child maps, as the launcher does for segtool.
+     */
+    static final class ChildJvm {
+        final String classPath;
+        final Path archive;
+        private boolean dumping;
+
+        ChildJvm(Path dir) {
+            String cp = System.getProperty("java.class.path");
+            Path jsa = null;
+            try {
+                Files.createDirectories(dir);
+                List<String> entries = new ArrayList<>();
+                for (String e : cp.split(java.io.File.pathSeparator)) {
+                    Path p = Path.of(e);
+                    if (Files.isDirectory(p)) {
+                        Path jar = dir.resolve(entries.size() + ".jar");
+                        pack(p, jar);
+                        entries.add(jar.toString());
+                    } else {
+                        entries.add(e);
+                    }
+                }
+                cp = String.join(java.io.File.pathSeparator, entries);
+                jsa = dir.resolve("child.jsa");
+            } catch (IOException | UncheckedIOException e) {
+                System.out.println("kill-stress: the child JVMs run without a class-data archive: " + e);
+            }
+            classPath = cp;
+            archive = jsa;
+        }
+
+        private static void pack(Path dir, Path jar) throws IOException {
+            try (java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar));
+                 Stream<Path> walk = Files.walk(dir)) {
+                for (Path f : (Iterable<Path>) walk.filter(Files::isRegularFile).sorted()::iterator) {
+                    out.putNextEntry(new java.util.jar.JarEntry(dir.relativize(f).toString().replace('\\', '/')));
+                    Files.copy(f, out);
+                    out.closeEntry();
+                }
+            }
+        }
+
+        /** A spare {@link KillStressChild} (no arguments; they come on its stdin). */
+        synchronized List<String> command() {
+            List<String> c = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                    .toString(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xmx256m"));
+            if (archive != null && Files.isRegularFile(archive)) {
+                c.add("-XX:SharedArchiveFile=" + archive);
+            } else if (archive != null && !dumping) {
+                dumping = true;
+                c.add("-XX:ArchiveClassesAtExit=" + archive);
+            } else {
+                c.add("-Xshare:auto");
+            }
+            c.addAll(List.of("-cp", classPath, KillStressChild.class.getName()));
+            return c;
+        }
     }
+
+    private static ChildJvm childJvm;
 
     /**
      * A child JVM started ahead of its trial: it initialises what the commands use, says {@value
@@ -382,7 +446,7 @@ class KillStressTest {
         final BufferedReader out;
 
         Spare() throws IOException {
-            process = new ProcessBuilder(childCommand()).redirectErrorStream(true).start();
+            process = new ProcessBuilder(childJvm.command()).redirectErrorStream(true).start();
             out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         }
 
