@@ -20,7 +20,9 @@ import picocli.CommandLine.Model.UsageMessageSpec;
  * the comma of {@code --stream=ID[,ID...]}, after a closing parenthesis. A name, a path or an option split over two
  * lines cannot be copied. Here every table picocli lays out is a {@link WholeWords}, which hands picocli one line at
  * a time, cut at the last space that fits; picocli still does all the rest (sections, columns, indents, styles).
- * Only a token longer than a whole line is left to picocli's own split.
+ * A token wider than its column gets a line of its own, moved left as far as it must to end within the width (into
+ * the empty columns before it), and only a token wider than the whole width makes its line overflow: no token is
+ * ever split.
  *
  * <p>Installed for the whole tree with {@link #install}, together with the width, asked for only when help is shown
  * (the terminal's, {@link Terminals#width}, for the command line and the shell), at least picocli's minimum of 55.
@@ -174,6 +176,12 @@ public final class HelpLayout extends Help {
      */
     public static final class WholeWords extends TextTable {
         private final ColorScheme scheme;
+        /**
+         * Cells (row * columns + column) holding one token wider than their column, with the indent they would have
+         * had: picocli's cells cannot hold them, so {@link #toString(StringBuilder)} writes them whole.
+         */
+        private final Map<Integer, Text> wide = new java.util.HashMap<>();
+        private final Map<Integer, Integer> wideIndent = new java.util.HashMap<>();
 
         private WholeWords(ColorScheme scheme, Column[] columns) {
             super(scheme, columns);
@@ -197,13 +205,27 @@ public final class HelpLayout extends Help {
             int line = row;
             boolean wrapped = false;
             while (true) {
-                int room = column.width - column.indent - (wrapped ? indentWrappedLines : 0);
+                int extra = wrapped ? indentWrappedLines : 0;
+                int room = column.width - column.indent - extra;
                 int end = lineEnd(plain, start, room);
                 Text piece = value.substring(start, end);
-                if (wrapped && indentWrappedLines > 0) {
-                    piece = scheme.ansi().new Text(" ".repeat(indentWrappedLines), scheme).concat(piece);
+                Cell cell;
+                if (end - start > room) {
+                    if (!wrapped && !rowEmptyBesides(line, col)) {
+                        // the row already shows the option's names: the token starts the next line
+                        addEmptyRow();
+                        line++;
+                    }
+                    int key = line * columns().length + col;
+                    wide.put(key, piece);
+                    wideIndent.put(key, columnStart(col) + column.indent + extra);
+                    cell = new Cell(col, line);
+                } else {
+                    if (wrapped && indentWrappedLines > 0) {
+                        piece = scheme.ansi().new Text(" ".repeat(indentWrappedLines), scheme).concat(piece);
+                    }
+                    cell = super.putValue(line, col, piece);
                 }
-                Cell cell = super.putValue(line, col, piece);
                 start = end;
                 while (start < plain.length() && plain.charAt(start) == ' ') {
                     start++;
@@ -216,6 +238,66 @@ public final class HelpLayout extends Help {
                 line++;
                 wrapped = true;
             }
+        }
+
+        private boolean rowEmptyBesides(int row, int col) {
+            for (int c = 0; c < columns().length; c++) {
+                if (c != col && !textAt(row, c).plainString().isEmpty()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private int columnStart(int col) {
+            int at = 0;
+            for (int c = 0; c < col; c++) {
+                at += columns()[c].width;
+            }
+            return at;
+        }
+
+        private int tableWidth() {
+            return columnStart(columns().length);
+        }
+
+        /**
+         * picocli's rendering (each row its columns' texts, padded to their widths, right-trimmed), except that a row
+         * holding a token too wide for its column is that token alone: at the column's indent when it fits there,
+         * else moved left until it ends at the table's width, else (wider than the whole width) from column 0.
+         */
+        @Override
+        public StringBuilder toString(StringBuilder text) {
+            Column[] cols = columns();
+            StringBuilder row = new StringBuilder();
+            for (int r = 0; r < rowCount(); r++) {
+                row.setLength(0);
+                Text token = null;
+                int indent = 0;
+                for (int c = 0; c < cols.length && token == null; c++) {
+                    token = wide.get(r * cols.length + c);
+                    if (token != null) {
+                        int len = token.plainString().length();
+                        indent = Math.max(0, Math.min(wideIndent.get(r * cols.length + c), tableWidth() - len));
+                    }
+                }
+                if (token != null) {
+                    row.append(" ".repeat(indent)).append(token);
+                } else {
+                    for (int c = 0; c < cols.length; c++) {
+                        Text cell = textAt(r, c);
+                        row.append(cell.toString()).append(" ".repeat(Math.max(0, cols[c].width
+                                - cell.plainString().length())));
+                    }
+                }
+                int last = row.length() - 1;
+                while (last >= 0 && row.charAt(last) == ' ') {
+                    last--;
+                }
+                row.setLength(last + 1);
+                text.append(row).append(System.lineSeparator());
+            }
+            return text;
         }
 
         /**
