@@ -88,7 +88,8 @@ public final class RestoreCommand implements Callable<Integer> {
     private void print(PrintWriter out, Repairer.RestoreOutcome o) {
         String head = o.quarantine() + " (" + o.stateBefore() + ")";
         if (o.error() != null) {
-            out.println(head + ": cannot restore: " + o.error());
+            // a quarantine that could not be opened has no state, and its error names it already
+            out.println((o.stateBefore() == null ? "" : head + ": ") + "cannot restore: " + o.error());
             return;
         }
         if (o.result() == null) {
