@@ -207,10 +207,15 @@ public final class DumpReader {
         /**
          * Bytes usable in the extraction directory: one statvfs(2) (Files.getFileStore would read the whole mount
          * table first, on every open); a FileStore's count on a file system that has no {@code java.io.File}.
+         * {@code File.getUsableSpace} answers 0 when statvfs fails, so a 0 is asked again through the FileStore,
+         * whose failure carries the OS reason.
          */
         private long usableSpace() throws IOException {
             if (dir.getFileSystem() == FileSystems.getDefault()) {
-                return dir.toFile().getUsableSpace();
+                long usable = dir.toFile().getUsableSpace();
+                if (usable > 0) {
+                    return usable;
+                }
             }
             return Files.getFileStore(dir).getUsableSpace();
         }
