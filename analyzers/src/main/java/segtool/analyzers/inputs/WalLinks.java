@@ -54,11 +54,28 @@ public final class WalLinks {
     }
 
     /**
+     * Why {@code file} must not be fenced (renamed into a fence directory, an empty file seeded under its name), or
+     * null: for an inode the prepare WAL retains, the move would not last, since step 2 of the WAL open re-creates
+     * the public name from the retained inode at every boot (METADATA 6.7), bringing the fenced bytes back. Asked
+     * when a repair is planned and again just before the move.
+     */
+    public static String fenceRefusal(Path file) throws IOException {
+        String linked = linked(file);
+        if (linked == null) {
+            return null;
+        }
+        return linked + ": fencing it would leave the WAL's copy, and the WAL open re-creates the public name from "
+                + "that copy at every boot (METADATA 6.7 step 2), so the fenced bytes would come back; segtool "
+                + "changes nothing here";
+    }
+
+    /**
      * Why {@code restore} must not change {@code file} in the way {@code what} says ("append 100 bytes to it in
      * place", "rename a new file over it", "delete it"), or null when it has one name. Neither way is safe for a
      * WAL-retained inode (METADATA 6.7): a write in place writes the WAL's copy too, and a new inode under the public
      * name does not last, since step 2 of the WAL open re-creates that name from the retained inode at every boot
-     * (and a deleted name likewise). Repair never changes a linked log, so the link appeared after the repair.
+     * (and a deleted name likewise). Repair neither truncates nor fences a linked log, so the link appeared after the
+     * repair.
      */
     public static String restoreRefusal(Path file, String what) throws IOException {
         String linked = linked(file);

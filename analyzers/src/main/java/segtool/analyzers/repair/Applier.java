@@ -19,6 +19,7 @@ import java.util.Map;
 import segtool.analyzers.archive.FileRange;
 import segtool.analyzers.archive.FileXxh3;
 import segtool.analyzers.inputs.WalLinks;
+import segtool.formats.naming.SegmentFiles;
 
 /**
  * The only code in segtool that changes files. It applies a {@link RepairPlan} the way the server's pass C would,
@@ -322,6 +323,11 @@ public final class Applier {
                 }
             }
         }
+        Path log = dir.resolve(f.file());
+        String linked = f.logExisted() && exists(log) ? WalLinks.fenceRefusal(log) : null;
+        if (linked != null) {
+            throw conflict(log, "at the fence: " + linked.substring(linked.indexOf(" has ") + 1));
+        }
         moveIntoFence(q, dir, fenceDir, f.seq(), f.file(), f.logExisted(), f.logBytes());
         moveIntoFence(q, dir, fenceDir, f.seq(), f.index(), f.indexExisted(), f.indexBytes());
         seedEmpty(dir.resolve(f.index()));
@@ -615,7 +621,9 @@ public final class Applier {
      * restore changes no such file, in place or by a rename over it ({@link WalLinks#restoreRefusal}).
      */
     private static boolean linked(Path p, String what, List<String> conflicts) throws IOException {
-        String refusal = exists(p) ? WalLinks.restoreRefusal(p, what) : null;
+        // the WAL retains segment logs only (METADATA 6.7): an index with a second name is restored as any other
+        boolean log = p.getFileName().toString().endsWith(SegmentFiles.LOG);
+        String refusal = log && exists(p) ? WalLinks.restoreRefusal(p, what) : null;
         if (refusal != null) {
             conflicts.add(refusal);
         }

@@ -162,6 +162,10 @@ public final class Planner {
                 expect(index, f.indexBytes());
                 boolean logExisted = Files.exists(f.path(), LinkOption.NOFOLLOW_LINKS);
                 boolean indexExisted = Files.exists(index, LinkOption.NOFOLLOW_LINKS);
+                String linked = logExisted ? WalLinks.fenceRefusal(f.path()) : null;
+                if (linked != null) {
+                    throw new Unsafe(linked);
+                }
                 String fence = f.fenceDirectory().getFileName().toString();
                 ops.add(new RepairOp.Fence(seq, file, name(dir, index), fence, logExisted, indexExisted,
                         f.logBytes(), f.indexBytes()));

@@ -53,4 +53,36 @@ class LinkedLogTruncationTest {
         assertEquals(List.of(new RepairOp.TruncateLog(1, "00000000000000000000.log", 1245, 1145)),
                 dry.plan().ops().stream().filter(o -> o instanceof RepairOp.TruncateLog).toList());
     }
+
+    @Test
+    void aLogWithASecondName_isNotFencedEither_theRepairIsRefusedInOneLine() throws Exception {
+        // recovered empty (V11): no record verifies, so the plan fences the segment; for a WAL-retained inode the
+        // WAL open would re-create the public name from its copy at the next boot (METADATA 6.7 step 2)
+        Path dir = Shapes.partitionDir(tmp);
+        Files.createDirectories(dir);
+        byte[] original = new byte[300];
+        java.util.Arrays.fill(original, (byte) 0xAB);
+        Shapes.log(dir, 0, original);
+        Repairer.Outcome unlinked = FixpointTest.repairer().repair(PartitionPath.of(dir), false, false, false);
+        assertTrue(unlinked.plan().ops().stream().anyMatch(o -> o instanceof RepairOp.Fence),
+                () -> "the shape is fenced when the log has one name: " + unlinked.plan().ops());
+        Path other = Files.createLink(tmp.resolve("segment-0-0.log"), dir.resolve("00000000000000000000.log"));
+
+        Repairer.Outcome dry = FixpointTest.repairer().repair(PartitionPath.of(dir), false, false, false);
+        Repairer.Outcome applied = FixpointTest.repairer().repair(PartitionPath.of(dir), false, true, false);
+        for (Repairer.Outcome o : List.of(dry, applied)) {
+            assertEquals(Repairer.Status.REFUSED, o.status(), () -> o.status() + " " + o.error());
+            assertEquals(2, o.exitCode());
+            assertTrue(o.error().contains("00000000000000000000.log has 2 hard links") && o.error().contains(
+                    "fencing it would leave the WAL's copy") && !o.error().contains("\n"), o.error());
+        }
+        assertTrue(java.util.Arrays.equals(original, Files.readAllBytes(other)), "nothing changed, under either name");
+        assertTrue(java.util.Arrays.equals(original, Files.readAllBytes(dir.resolve("00000000000000000000.log"))));
+        assertEquals(2, (Integer) Files.getAttribute(other, "unix:nlink"), "the log was not renamed away");
+        assertTrue(Quarantine.of(dir).isEmpty(), "no quarantine");
+        try (var s = Files.list(dir.getParent())) {
+            assertEquals(List.of(), s.filter(p -> p.getFileName().toString().contains(".fenced")).toList(),
+                    "no fence directory beside the partition");
+        }
+    }
 }
