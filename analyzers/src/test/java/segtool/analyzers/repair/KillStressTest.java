@@ -218,6 +218,13 @@ class KillStressTest {
         System.out.println("kill-stress: " + TRIALS + " trials, seed " + SEED + ", " + BYTES + "-byte partitions: "
                 + killed + " killed mid-run (" + byStep + " right after a mutation step, " + (killed - byStep)
                 + " on a timer), " + finishedFirst + " finished before the kill; every re-run converged, no byte lost");
+        if (TRIALS >= 10) {
+            // a run in which the children all finished first would prove nothing about kills
+            int k = killed;
+            int b = byStep;
+            assertTrue(b > 0 && k >= TRIALS / 2, () -> k + " of " + TRIALS + " trials killed mid-run, " + b
+                    + " right after a mutation step: too few for the run to say anything about kills");
+        }
         if (Boolean.getBoolean("killstress.verbose")) {
             System.out.println("kill-stress phases by case: " + phases(true));
             report.forEach(System.out::println);
