@@ -27,19 +27,28 @@ class LinkedLogTruncationTest {
         byte[] original = Shapes.concat(Vectors.abc(), new byte[100]);
         Shapes.log(dir, 0, original);
         Shapes.index(dir, 0, Shapes.EA, Shapes.EB, Shapes.EC);
-        Path other = Files.createLink(tmp.resolve("segment-0-0.log"), dir.resolve("00000000000000000000.log"));
+        refusedWithNothingChanged(dir, original, "METADATA 6.7 says a repair must write a new file and rename it");
+    }
 
+    /**
+     * Links the segment log into a second name, runs repair as a dry run and with --apply, and checks that both are
+     * refused in one line naming the link count and {@code why}, and that nothing changed under either name.
+     */
+    private Path refusedWithNothingChanged(Path dir, byte[] original, String why) throws Exception {
+        Path log = dir.resolve("00000000000000000000.log");
+        Path other = Files.createLink(tmp.resolve("segment-0-0.log"), log);
         Repairer.Outcome dry = FixpointTest.repairer().repair(PartitionPath.of(dir), false, false, false);
         Repairer.Outcome applied = FixpointTest.repairer().repair(PartitionPath.of(dir), false, true, false);
         for (Repairer.Outcome o : List.of(dry, applied)) {
             assertEquals(Repairer.Status.REFUSED, o.status(), () -> o.status() + " " + o.error());
             assertEquals(2, o.exitCode());
-            assertTrue(o.error().contains("00000000000000000000.log has 2 hard links") && o.error().contains(
-                    "METADATA 6.7 says a repair must write a new file and rename it"), o.error());
+            assertTrue(o.error().contains("00000000000000000000.log has 2 hard links") && o.error().contains(why)
+                    && !o.error().contains("\n"), o.error());
         }
         assertTrue(java.util.Arrays.equals(original, Files.readAllBytes(other)), "nothing changed, under either name");
-        assertTrue(java.util.Arrays.equals(original, Files.readAllBytes(dir.resolve("00000000000000000000.log"))));
+        assertTrue(java.util.Arrays.equals(original, Files.readAllBytes(log)));
         assertTrue(Quarantine.of(dir).isEmpty(), "no quarantine");
+        return other;
     }
 
     @Test
@@ -66,20 +75,8 @@ class LinkedLogTruncationTest {
         Repairer.Outcome unlinked = FixpointTest.repairer().repair(PartitionPath.of(dir), false, false, false);
         assertTrue(unlinked.plan().ops().stream().anyMatch(o -> o instanceof RepairOp.Fence),
                 () -> "the shape is fenced when the log has one name: " + unlinked.plan().ops());
-        Path other = Files.createLink(tmp.resolve("segment-0-0.log"), dir.resolve("00000000000000000000.log"));
-
-        Repairer.Outcome dry = FixpointTest.repairer().repair(PartitionPath.of(dir), false, false, false);
-        Repairer.Outcome applied = FixpointTest.repairer().repair(PartitionPath.of(dir), false, true, false);
-        for (Repairer.Outcome o : List.of(dry, applied)) {
-            assertEquals(Repairer.Status.REFUSED, o.status(), () -> o.status() + " " + o.error());
-            assertEquals(2, o.exitCode());
-            assertTrue(o.error().contains("00000000000000000000.log has 2 hard links") && o.error().contains(
-                    "fencing it would leave the WAL's copy") && !o.error().contains("\n"), o.error());
-        }
-        assertTrue(java.util.Arrays.equals(original, Files.readAllBytes(other)), "nothing changed, under either name");
-        assertTrue(java.util.Arrays.equals(original, Files.readAllBytes(dir.resolve("00000000000000000000.log"))));
+        Path other = refusedWithNothingChanged(dir, original, "fencing it would leave the WAL's copy");
         assertEquals(2, (Integer) Files.getAttribute(other, "unix:nlink"), "the log was not renamed away");
-        assertTrue(Quarantine.of(dir).isEmpty(), "no quarantine");
         try (var s = Files.list(dir.getParent())) {
             assertEquals(List.of(), s.filter(p -> p.getFileName().toString().contains(".fenced")).toList(),
                     "no fence directory beside the partition");

@@ -30,7 +30,7 @@ final class Xxh3Raw {
     private static final long PRIME_MX2 = 0x9FB21C651E98DF25L;
 
     /** The default secret (kSecret), 192 bytes. */
-    private static final byte[] SECRET = hex(
+    private static final byte[] SECRET = java.util.HexFormat.of().parseHex(
             "b8fe6c3923a44bbe7c01812cf721ad1cded46de9839097db7240a4a4b7b3671f"
             + "cb79e64eccc0e578825ad07dccff7221b8084674f743248ee03590e6813a264c"
             + "3c2852bb91c300cb88d0658b1b532ea371644897a20df94e3819ef46a9deacd8"
@@ -42,12 +42,9 @@ final class Xxh3Raw {
     private static final long[] WORD = new long[SECRET.length - 7];
 
     static {
+        java.nio.ByteBuffer secret = java.nio.ByteBuffer.wrap(SECRET).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < WORD.length; i++) {
-            long v = 0;
-            for (int b = 7; b >= 0; b--) {
-                v = (v << 8) | (SECRET[i + b] & 0xFF);
-            }
-            WORD[i] = v;
+            WORD[i] = secret.getLong(i);
         }
     }
 
@@ -273,13 +270,5 @@ final class Xxh3Raw {
         h ^= h >>> 29;
         h *= PRIME64_3;
         return h ^ (h >>> 32);
-    }
-
-    private static byte[] hex(String s) {
-        byte[] out = new byte[s.length() / 2];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = (byte) Integer.parseInt(s, 2 * i, 2 * i + 2, 16);
-        }
-        return out;
     }
 }
