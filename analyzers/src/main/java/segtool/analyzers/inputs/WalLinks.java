@@ -44,13 +44,9 @@ public final class WalLinks {
      * just before the truncation, since a link can appear in between.
      */
     public static String inPlaceTruncation(Path file) throws IOException {
-        String linked = linked(file);
-        if (linked == null) {
-            return null;
-        }
-        return linked + ": truncating it in place would truncate the WAL's copy too, and METADATA "
+        return withReason(file, ": truncating it in place would truncate the WAL's copy too, and METADATA "
                 + "6.7 says a repair must write a new file and rename it instead; segtool does not do that yet, so it "
-                + "changes nothing here";
+                + "changes nothing here");
     }
 
     /**
@@ -60,13 +56,9 @@ public final class WalLinks {
      * when a repair is planned and again just before the move.
      */
     public static String fenceRefusal(Path file) throws IOException {
-        String linked = linked(file);
-        if (linked == null) {
-            return null;
-        }
-        return linked + ": fencing it would leave the WAL's copy, and the WAL open re-creates the public name from "
+        return withReason(file, ": fencing it would leave the WAL's copy, and the WAL open re-creates the public name from "
                 + "that copy at every boot (METADATA 6.7 step 2), so the fenced bytes would come back; segtool "
-                + "changes nothing here";
+                + "changes nothing here");
     }
 
     /**
@@ -78,14 +70,16 @@ public final class WalLinks {
      * repair.
      */
     public static String restoreRefusal(Path file, String what) throws IOException {
-        String linked = linked(file);
-        if (linked == null) {
-            return null;
-        }
-        return linked + ", a link made after the repair: restore would " + what + ", but writing in place writes "
+        return withReason(file, ", a link made after the repair: restore would " + what + ", but writing in place writes "
                 + "the WAL's copy too, and a new file renamed over the name does not last (METADATA 6.7 step 2: the "
                 + "WAL open re-creates the public name from its retained inode at every boot); restore changes "
-                + "nothing (the quarantine keeps the bytes)";
+                + "nothing (the quarantine keeps the bytes)");
+    }
+
+    /** {@link #linked} followed by {@code reason}, or null when {@code file} has one name. */
+    private static String withReason(Path file, String reason) throws IOException {
+        String linked = linked(file);
+        return linked == null ? null : linked + reason;
     }
 
     /** The note for a segment log with {@code links} > 1 links, or null. */
