@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.layout.Targets;
+import segtool.shell.model.Models;
 import segtool.shell.repl.ReplCommands;
 
 /**
@@ -76,10 +77,10 @@ public final class CommandLines {
 
     private static CommandLine create(ShellSession session, CommandLine.IFactory factory, boolean interactive,
             String[] subcommands) {
-        CommandLine cmd = new CommandLine(new Segtool(session), factory);
+        CommandLine cmd = line(new Segtool(session), factory);
         for (String name : subcommands) {
             if (!interactive || !name.equals("shell") && !name.equals("generate-completion")) {
-                cmd.addSubcommand(name, new CommandLine(Segtool.subcommand(name), factory));
+                cmd.addSubcommand(name, line(Segtool.subcommand(name), factory));
             }
         }
         if (interactive) {
@@ -96,6 +97,24 @@ public final class CommandLines {
         cmd.setParameterExceptionHandler(CommandLines::usageError);
         cmd.setCaseInsensitiveEnumValuesAllowed(true);
         return cmd;
+    }
+
+    /**
+     * The command line of {@code command} (an object, or its class for the factory to make), its model built by {@link Models} from what its annotations say (generated
+     * code, no annotation read at run time), or by picocli's reflection for a command Models does not cover.
+     */
+    private static CommandLine line(Object command, CommandLine.IFactory factory) {
+        CommandSpec spec;
+        try {
+            if (command instanceof Class<?> type) {
+                command = factory.create(type);
+            }
+            spec = Models.of(command, factory);
+        } catch (Exception e) {
+            throw new CommandLine.InitializationException("cannot build the model of " + command.getClass().getName()
+                    + ": " + e, e);
+        }
+        return new CommandLine(spec != null ? spec : command, factory);
     }
 
     private static void configure(CommandLine cmd) {
