@@ -2,7 +2,8 @@
 # Byte-0 verification throughput, whole process, against the floor of the same machine in the same run:
 #   bench/throughput.sh [--4g] [--no-datadir] [RUNS]        (RUNS default 5)
 # Writes, with the byte-exact writer, a 1 GiB segment of 1 MiB batches (64 messages of ~16 KiB), a 1 GiB segment of
-# 17-byte messages (1,000 per batch), and a data directory of 64 partitions (PARTS_MIB each, default 32), then times
+# 17-byte messages (1,000 per batch), and a data directory of 64 partitions (PARTS_MIB each, default 32; kept apart
+# per size, so that PARTS_MIB=128 is a second data directory beside the first), then times
 # `java -version`, `cat`, `xxhsum -H3` and `segtool scan` (lenient: every batch verified from byte 0) on all cores
 # and on one (--threads 1), RUNS rounds in which the commands of one table take turns, and prints min/median wall,
 # CPU, peak RSS, the ratios and the issue's targets (issue 15) met or not. --4g adds a 4 GiB segment when `df` shows room. The files live in
@@ -47,7 +48,7 @@ fi
 if ((datadir)); then
     for p in $(seq 1 64); do echo "$p"; done | xargs -P 2 -I{} sh -c \
         '[ -f "$0/streams/1/topics/1/partitions/{}/00000000000000000000.log" ] || nice java -cp "$1" segtool.formats.writer.Fill "$0/streams/1/topics/1/partitions/{}" {} $(($2 << 20)) >/dev/null' \
-        "$work/dd" "$jar" "$parts_mib"
+        "$work/dd-${parts_mib}m" "$jar" "$parts_mib"
 fi
 for f in "$work"/*/streams/1/topics/1/partitions/*/*.log; do cat "$f" >/dev/null; done   # cache everything
 
@@ -82,7 +83,7 @@ one_segment big
 one_segment small
 ((four)) && one_segment big4
 if ((datadir)); then
-    dd="$work/dd"
+    dd="$work/dd-${parts_mib}m"
     bytes=$(du -cb "$dd"/streams/1/topics/1/partitions/*/*.log | tail -1 | cut -f1)
     free_dd="$(cores_free)"
     echo "data directory: 64 partitions, $bytes log bytes; cores free before: $free_dd of $(nproc)"
