@@ -19,12 +19,14 @@ import segtool.formats.log.RecordVerifier;
 /**
  * Verifies records ahead of a walk on several cores, through a ring of window slots.
  *
- * <p>The judging thread is the chain walker: it fills a slot with one window of the log starting at a record, follows
- * the header chain inside it (header reads only: where the next record starts does not depend on checksums), notes
- * the whole records it holds, and publishes the slot. Workers take slots in sequence and verify every record in
- * them; the walk then consumes the answers slot by slot, in log order, and refills each slot as soon as it has been
- * consumed. The walk's own header reads are served from the same windows, so every byte is read once. A record
- * larger than a window gets a slot of its own and is verified through a mapping.
+ * <p>The judging thread is the chain walker: from a record's start it follows the header chain over one window's
+ * span of the log, reading the 256-byte headers only (where the next record starts does not depend on checksums),
+ * notes the whole records that span holds, and publishes them as a slot. Workers take slots in sequence, read the
+ * slot's window (so the copy out of the page cache, the larger half of the work, runs on every core, not on the
+ * walker's alone) and verify every record in it; the walk then consumes the answers slot by slot, in log order, and
+ * refills each slot as soon as it has been consumed. The walk's own header reads are served from the loaded
+ * windows, so only the headers are read twice. A record larger than a window gets a slot of its own and is verified
+ * through a mapping.
  *
  * <p>Hand-over: a slot carries the sequence number it was published under and the one it was verified under, both
  * volatile; a worker claims the next sequence number from one counter, and so does the judging thread while it
@@ -48,6 +50,8 @@ final class ParallelWalkVerifier extends WalkVerifier {
 
     private final SegmentChannel log;
     private final SegmentChannel walkHeaders;
+    /** The chain walker's header reads: one header per read, never a window's worth of bytes. */
+    private final SegmentChannel chain;
     private final long size;
     private final long maxBatchBytes;
     private final Slot[] ring;
@@ -75,8 +79,11 @@ final class ParallelWalkVerifier extends WalkVerifier {
         final long[] length;
         final Defect[] defect;
         ByteBuffer buffer;
-        long base;             // the log position of buffer index 0
-        long end;              // the log position just past the bytes the buffer holds
+        long base;             // the log position of buffer index 0 (once loaded)
+        long end;              // the log position just past the bytes the buffer holds (once loaded)
+        long from;             // the log position of the first record: where the window is read from
+        long span;             // the bytes from `from` that the window read holds, as the walker counted them
+        boolean loaded;        // the window was read (false: its read failed, see `error`)
         int count;
         int answered;          // records [0, answered) have an answer; the one at `answered` met `error`
         IOException error;
@@ -138,11 +145,17 @@ final class ParallelWalkVerifier extends WalkVerifier {
         }
     }
 
-    /** Verifies every record of {@code slot} with {@code verifier}; the first I/O error ends it. */
+    /** Reads the slot's window, then verifies every record in it with {@code verifier}; the first I/O error ends it. */
     private static void verifySlot(Slot slot, RecordVerifier verifier) {
         slot.error = null;
+        slot.loaded = false;
         int k = 0;
         try {
+            int i = slot.channel.at(slot.from, (int) slot.span);
+            slot.buffer = slot.channel.buffer();
+            slot.base = slot.from - i;
+            slot.end = slot.channel.windowEnd();
+            slot.loaded = true;
             for (; k < slot.count; k++) {
                 long p = slot.position[k];
                 long n = slot.length[k];
@@ -168,18 +181,22 @@ final class ParallelWalkVerifier extends WalkVerifier {
         this.ring = new Slot[2 * Math.max(2, threads)];
         this.exited = new CountDownLatch(workers.length);
         SegmentChannel headerChannel = null;
+        SegmentChannel chainChannel = null;
         try {
             headerChannel = SegmentChannel.open(log.path(), HEADER_WINDOW, size);
+            chainChannel = SegmentChannel.open(log.path(), BatchHeader.LENGTH, size);
             for (int i = 0; i < ring.length; i++) {
                 SegmentChannel c = SegmentChannel.open(log.path(), window, size);
                 ring[i] = new Slot(c, c.capacity() / BatchHeader.LENGTH + 1);
             }
         } catch (IOException e) {
             this.walkHeaders = headerChannel;
+            this.chain = chainChannel;
             close();
             throw e;
         }
         this.walkHeaders = headerChannel;
+        this.chain = chainChannel;
         for (int i = 0; i < workers.length; i++) {
             workers[i] = new Worker();
         }
@@ -211,7 +228,12 @@ final class ParallelWalkVerifier extends WalkVerifier {
                 return -1;
             }
         }
-        Slot s = ring[(int) (consumed % ring.length)];
+        long seq = consumed;
+        Slot s = ring[(int) (seq % ring.length)];
+        awaitDone(s, seq);   // a worker reads the window: its bytes are there once the slot is verified
+        if (!s.loaded) {
+            return -1;       // the read failed: the walk reads the header itself, and a lasting error counts there
+        }
         return (int) (position - s.base);
     }
 
@@ -351,41 +373,40 @@ final class ParallelWalkVerifier extends WalkVerifier {
         if (U64.gt(U64.addSat(p, BatchHeader.LENGTH), size)) {
             return false;
         }
-        int i;
-        try {
-            // the whole window from p (or as much as the log has), so every record up to a window long fits
-            i = s.channel.at(p, (int) Math.min(s.channel.capacity(), size - p));
-        } catch (IOException ahead) {
-            return false;   // raised, if it lasts, when the walk gets here
-        }
-        ByteBuffer b = s.channel.buffer();
-        long end = s.channel.windowEnd();
-        s.buffer = b;
-        s.base = p - i;
-        s.end = end;
+        // what one window read from p holds (the whole window, or as much as the log has): every record up to a
+        // window long fits
+        long end = p + Math.min(s.channel.capacity(), size - p);
+        s.from = p;
         int n = 0;
-        while (U64.le(p + BatchHeader.LENGTH, end)) {
-            int at = (int) (p - s.base);
-            if (!BatchHeader.decodes(b, at)) {
-                chainEnded = true;
-                break;
+        try {
+            while (U64.le(p + BatchHeader.LENGTH, end)) {
+                int at = chain.at(p, BatchHeader.LENGTH);
+                ByteBuffer b = chain.buffer();
+                if (!BatchHeader.decodes(b, at)) {
+                    chainEnded = true;
+                    break;
+                }
+                long len = LittleEndian.u64(b, at + BatchHeader.BATCH_LENGTH_OFFSET);
+                if (U64.gt(len, maxBatchBytes) || U64.gt(U64.addSat(p, len), size)) {
+                    chainEnded = true;
+                    break;
+                }
+                if (p + len > end && n > 0) {
+                    break;   // the next window starts with this record
+                }
+                s.position[n] = p;
+                s.length[n] = len;
+                n++;
+                p += len;
+                if (p > end || n == s.position.length) {
+                    break;   // a record larger than the window, alone in its slot
+                }
             }
-            long len = LittleEndian.u64(b, at + BatchHeader.BATCH_LENGTH_OFFSET);
-            if (U64.gt(len, maxBatchBytes) || U64.gt(U64.addSat(p, len), size)) {
-                chainEnded = true;
-                break;
-            }
-            if (p + len > end && n > 0) {
-                break;   // the next window starts with this record
-            }
-            s.position[n] = p;
-            s.length[n] = len;
-            n++;
-            p += len;
-            if (p > end || n == s.position.length) {
-                break;   // a record larger than the window, alone in its slot
-            }
+        } catch (IOException ahead) {
+            chainEnded = true;   // raised, if it lasts, when the walk gets here
         }
+        // the window read: up to the last record's end, or the whole window for a record larger than it
+        s.span = n == 0 ? 0 : Math.min(p, end) - s.from;
         next = p;
         s.count = n;
         s.answered = 0;
@@ -442,6 +463,9 @@ final class ParallelWalkVerifier extends WalkVerifier {
         first = closeOne(helper, first);
         if (walkHeaders != null) {
             first = closeOne(walkHeaders, first);
+        }
+        if (chain != null) {
+            first = closeOne(chain, first);
         }
         if (first != null) {
             throw first;
