@@ -1,6 +1,19 @@
-# Shared helpers of the bench/ scripts (sourced). Times whole processes with GNU time, repeats them, and prints
-# min and median wall time, min CPU time (user + sys) and peak RSS.
+# Shared helpers of the bench/ scripts (sourced). Times whole processes, repeats them, and prints min and median
+# wall time, min CPU time (user + sys) and peak RSS.
 load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# measure TF CMD...: runs CMD (output to /dev/null) under GNU time, which writes its CPU and peak RSS to TF, and sets
+# WALL to the wall time in seconds from bash's microsecond clock: GNU time's own %e moves in 10 ms steps, a third of
+# a 30 ms java -version. The clock also counts starting GNU time itself (about a millisecond), alike for every row.
+measure() {
+    local tf="$1" t0 t1 rc=0
+    shift
+    t0=$EPOCHREALTIME
+    /usr/bin/time -f '%e %U %S %M' -o "$tf" "$@" >/dev/null 2>"$tf.err" || rc=$?
+    t1=$EPOCHREALTIME
+    WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.4f", b - a}')
+    return $rc
+}
 
 # timed RUNS OUTVAR CMD...: runs CMD RUNS times; sets OUTVAR_min, OUTVAR_med (wall s), OUTVAR_cpu (min user+sys s),
 # OUTVAR_rss (max peak RSS, MiB). Output of CMD goes to /dev/null; a failing CMD aborts the bench.
@@ -10,14 +23,14 @@ timed() {
     local walls=() cpus=() rss=0 e u s m i tf
     tf="$(mktemp)"
     for ((i = 0; i < runs; i++)); do
-        if ! /usr/bin/time -f '%e %U %S %M' -o "$tf" "$@" >/dev/null 2>"$tf.err"; then
+        if ! measure "$tf" "$@"; then
             case "$1" in   # segtool's verdict exit codes (1 damage) are not failures of the bench
                 */segtool) ;;
                 *) echo "bench: failed: $* ($(head -c 300 "$tf.err"))" >&2; rm -f "$tf" "$tf.err"; exit 1 ;;
             esac
         fi
         read -r e u s m < <(tail -1 "$tf")
-        walls+=("$e")
+        walls+=("$WALL")
         cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.2f", u+s}')")
         ((m > rss)) && rss=$m
     done
@@ -47,14 +60,14 @@ timed_rr() {
     for ((r = 0; r < runs; r++)); do
         for ((i = 0; i < ${#vars[@]}; i++)); do
             local e u s m
-            if ! eval "/usr/bin/time -f '%e %U %S %M' -o \"\$tf\" ${cmds[$i]}" >/dev/null 2>"$tf.err"; then
+            if ! eval "measure \"\$tf\" ${cmds[$i]}"; then
                 case "${cmds[$i]}" in
                     *segtool\ * | *segtool) ;;   # a verdict exit code (1 damage) is not a failure of the bench
                     *) echo "bench: failed: ${cmds[$i]} ($(head -c 300 "$tf.err"))" >&2; rm -f "$tf" "$tf.err"; exit 1 ;;
                 esac
             fi
             read -r e u s m < <(tail -1 "$tf")
-            walls[$i]+="$e "
+            walls[$i]+="$WALL "
             cpus[$i]+="$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.2f", u+s}') "
             ((m > ${rss[$i]:-0})) && rss[$i]=$m
         done

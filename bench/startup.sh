@@ -27,14 +27,19 @@ if [[ "$jvm" != java && "$("$jvm" -version 2>&1 | head -1)" != "$(java -version 
 fi
 
 declare -A times cpus
-TIMEFORMAT='%3R %3U %3S'
+. "$here/bench/lib.sh"
+tf="$(mktemp)"
+trap 'rm -f "$tf" "$tf.err"' EXIT
 for ((i = 0; i < ${#cmds[@]}; i++)); do eval "${cmds[$i]}" >/dev/null 2>&1 || true; done   # one untimed round
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 for ((r = 0; r < runs; r++)); do
     for ((i = 0; i < ${#cmds[@]}; i++)); do
-        # bash's time: wall, user and system CPU of the command, in ms; scan exits with its verdict, ignored here
-        read -r wall user sys < <({ time eval "${cmds[$i]}" >/dev/null 2>&1 || true; } 2>&1)
-        times[$i]+="$wall "
+        # wall time from bash's microsecond clock, CPU from GNU time (lib.sh's measure); bash's own `time` of an eval
+        # in a subshell had counted some 20 ms of the shell's forks into every row, the floor's too, which flattered
+        # every ratio. scan exits with its verdict, ignored here
+        eval "measure \"\$tf\" ${cmds[$i]}" || true
+        read -r _ user sys _ < <(tail -1 "$tf")
+        times[$i]+="$WALL "
         cpus[$i]+="$(awk -v u="$user" -v s="$sys" 'BEGIN{print u + s}') "
     done
 done
