@@ -100,8 +100,9 @@ public final class CommandLines {
     }
 
     /**
-     * The command line of {@code command} (an object, or its class for the factory to make), its model built by {@link Models} from what its annotations say (generated
-     * code, no annotation read at run time), or by picocli's reflection for a command Models does not cover.
+     * The command line of {@code command} (an object, or its class for the factory to make), its model built by
+     * {@link Models} from what its annotations say (generated code, no annotation read at run time), or by picocli's
+     * reflection for a command Models does not cover.
      */
     private static CommandLine line(Object command, CommandLine.IFactory factory) {
         CommandSpec spec;

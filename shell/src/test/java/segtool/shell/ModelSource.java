@@ -50,6 +50,7 @@ public final class ModelSource {
     private final Map<Class<?>, String> methods = new LinkedHashMap<>();
     private final List<String> reflective = new ArrayList<>();
     private int locals;
+    private int builders;
 
     private ModelSource() {
     }
@@ -143,7 +144,7 @@ public final class ModelSource {
     private String command(Class<?> c) {
         Command cmd = c.getAnnotation(Command.class);
         CommandSpec reflected = reflected(c);
-        String name = "m" + (methods.size() + 1) + "_" + c.getSimpleName();
+        String name = "m" + (++builders) + "_" + c.getSimpleName();
         boolean mixin = cmd == null;
         StringBuilder b = new StringBuilder();
         b.append("    /** {@code ").append(c.getName()).append("}");
@@ -169,6 +170,9 @@ public final class ModelSource {
                         throw new Unsupported("@" + a.getSimpleName() + " on method " + m.getName());
                     }
                 }
+            }
+            if (!Modifier.isPublic(k.getModifiers()) && k != c) {
+                throw new Unsupported("fields declared by the non-public superclass " + k.getName());
             }
             for (Field f : k.getDeclaredFields()) {
                 member(b, k, f, reflected, mixin);
@@ -250,7 +254,8 @@ public final class ModelSource {
             }
         }
         String owner = "c";
-        String k0 = Modifier.isPublic(k.getModifiers()) ? classLit(k) : "Bind.type(" + lit(k.getName()) + ")";
+        // a class the generated code cannot name (picocli's package-private mixin) is the object's own
+        String k0 = Modifier.isPublic(k.getModifiers()) ? classLit(k) : "c.getClass()";
         if (f.isAnnotationPresent(Option.class) || f.isAnnotationPresent(Parameters.class)) {
             ArgSpec arg = find(reflected, f);
             boolean option = f.isAnnotationPresent(Option.class);

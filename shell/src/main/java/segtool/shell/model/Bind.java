@@ -42,14 +42,12 @@ public final class Bind implements IGetter, ISetter {
         return value;
     }
 
-    /** The class {@code name}, which the generated code cannot name (picocli's package-private mixin). */
-    public static Class<?> type(String name) throws ClassNotFoundException {
-        return Class.forName(name);
-    }
-
-    /** A new object of the class {@code name}, through its no-argument constructor, accessible or not. */
+    /**
+     * A new object of the class {@code name}, through its no-argument constructor, accessible or not: for a class
+     * the generated code cannot name (picocli's package-private mixin).
+     */
     public static Object instance(String name) throws ReflectiveOperationException {
-        java.lang.reflect.Constructor<?> c = type(name).getDeclaredConstructor();
+        java.lang.reflect.Constructor<?> c = Class.forName(name).getDeclaredConstructor();
         c.setAccessible(true);
         return c.newInstance();
     }

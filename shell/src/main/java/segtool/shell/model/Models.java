@@ -41,49 +41,49 @@ public final class Models {
             case "segtool.shell.MessagesCommand":
                 return m13_MessagesCommand(command, f);
             case "segtool.shell.HexdumpCommand":
-                return m14_HexdumpCommand(command, f);
+                return m15_HexdumpCommand(command, f);
             case "segtool.shell.StatsCommand":
-                return m15_StatsCommand(command, f);
+                return m16_StatsCommand(command, f);
             case "segtool.shell.repair.RepairCommand":
-                return m16_RepairCommand(command, f);
+                return m17_RepairCommand(command, f);
             case "segtool.shell.repair.RebuildIndexCommand":
-                return m18_RebuildIndexCommand(command, f);
+                return m19_RebuildIndexCommand(command, f);
             case "segtool.shell.repair.RestoreCommand":
-                return m19_RestoreCommand(command, f);
+                return m20_RestoreCommand(command, f);
             case "segtool.shell.PackCommand":
-                return m20_PackCommand(command, f);
+                return m21_PackCommand(command, f);
             case "segtool.shell.SampleCommand":
-                return m21_SampleCommand(command, f);
+                return m22_SampleCommand(command, f);
             case "segtool.shell.ShellCommand":
-                return m22_ShellCommand(command, f);
+                return m23_ShellCommand(command, f);
             case "segtool.shell.SalvageCommand":
-                return m23_SalvageCommand(command, f);
+                return m24_SalvageCommand(command, f);
             case "segtool.shell.DoctorCommand":
-                return m24_DoctorCommand(command, f);
+                return m25_DoctorCommand(command, f);
             case "segtool.shell.CompareCommand":
-                return m25_CompareCommand(command, f);
+                return m26_CompareCommand(command, f);
             case "segtool.shell.CollectCommand":
-                return m26_CollectCommand(command, f);
+                return m27_CollectCommand(command, f);
             case "segtool.shell.PlanCommand":
-                return m27_PlanCommand(command, f);
+                return m28_PlanCommand(command, f);
             case "segtool.shell.ApplyCommand":
-                return m28_ApplyCommand(command, f);
+                return m29_ApplyCommand(command, f);
             default:
                 return null;
         }
     }
 
     /** {@code picocli.CommandLine$AutoHelpMixin}, a mixin of {@code mixee}. */
-    private static CommandSpec m1_AutoHelpMixin(Object c, IFactory f, CommandSpec mixee) throws Exception {
+    private static CommandSpec m2_AutoHelpMixin(Object c, IFactory f, CommandSpec mixee) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.addOption(option(c, Bind.type("picocli.CommandLine$AutoHelpMixin"), "helpRequested", "field boolean picocli.CommandLine$AutoHelpMixin.helpRequested", "${picocli.help.name.0:--h}",
+        s.addOption(option(c, c.getClass(), "helpRequested", "field boolean picocli.CommandLine$AutoHelpMixin.helpRequested", "${picocli.help.name.0:--h}",
                 "${picocli.help.name.1:---help}")
                 .type(boolean.class).paramLabel("<helpRequested>")
                 .arity(Range.valueOf("0").unspecified(true))
                 .description("Show this help message and exit.")
                 .usageHelp(true)
                 .descriptionKey("mixinStandardHelpOptions.help").build());
-        s.addOption(option(c, Bind.type("picocli.CommandLine$AutoHelpMixin"), "versionRequested", "field boolean picocli.CommandLine$AutoHelpMixin.versionRequested", "${picocli.version.name.0:--V}",
+        s.addOption(option(c, c.getClass(), "versionRequested", "field boolean picocli.CommandLine$AutoHelpMixin.versionRequested", "${picocli.version.name.0:--V}",
                 "${picocli.version.name.1:---version}")
                 .type(boolean.class).paramLabel("<versionRequested>")
                 .arity(Range.valueOf("0").unspecified(true))
@@ -101,12 +101,12 @@ public final class Models {
                 "Predicts the server's boot-recovery verdict (RECOVERY.md) and explains it. Run without arguments on a terminal (or `segtool shell`) for an interactive shell with completion and history.");
         s.versionProvider(f.create(segtool.shell.Version.class));
         Bind.field(c, segtool.shell.Segtool.class, "spec").set(s);
-        s.addMixin("mixinStandardHelpOptions", m1_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
+        s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
 
     /** {@code segtool.shell.options.Selection}, a mixin of {@code mixee}. */
-    private static CommandSpec m3_Selection(Object c, IFactory f, CommandSpec mixee) throws Exception {
+    private static CommandSpec m4_Selection(Object c, IFactory f, CommandSpec mixee) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.addOption(option(c, segtool.shell.options.Selection.class, "streams", "field java.util.List<Long> segtool.shell.options.Selection.streams", "--stream")
                 .type(java.util.List.class).auxiliaryTypes(java.lang.Long.class).paramLabel("ID[,ID...]")
@@ -130,7 +130,7 @@ public final class Models {
     }
 
     /** {@code segtool.shell.options.VerdictOptions}, a mixin of {@code mixee}. */
-    private static CommandSpec m4_VerdictOptions(Object c, IFactory f, CommandSpec mixee) throws Exception {
+    private static CommandSpec m5_VerdictOptions(Object c, IFactory f, CommandSpec mixee) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.addOption(option(c, segtool.shell.options.VerdictOptions.class, "durability", "field segtool.shell.options.VerdictOptions$Mode segtool.shell.options.VerdictOptions.durability", "--durability")
                 .type(segtool.shell.options.VerdictOptions.Mode.class).paramLabel("persisted|replicated")
@@ -166,7 +166,7 @@ public final class Models {
     }
 
     /** {@code segtool.shell.options.ThreadsOption}, a mixin of {@code mixee}. */
-    private static CommandSpec m5_ThreadsOption(Object c, IFactory f, CommandSpec mixee) throws Exception {
+    private static CommandSpec m6_ThreadsOption(Object c, IFactory f, CommandSpec mixee) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.addOption(option(c, segtool.shell.options.ThreadsOption.class, "threads", "field Integer segtool.shell.options.ThreadsOption.threads", "--threads")
                 .type(java.lang.Integer.class).paramLabel("N")
@@ -177,7 +177,7 @@ public final class Models {
     }
 
     /** {@code segtool.shell.options.OutputOptions}, a mixin of {@code mixee}. */
-    private static CommandSpec m6_OutputOptions(Object c, IFactory f, CommandSpec mixee) throws Exception {
+    private static CommandSpec m7_OutputOptions(Object c, IFactory f, CommandSpec mixee) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.addOption(option(c, segtool.shell.options.OutputOptions.class, "json", "field boolean segtool.shell.options.OutputOptions.json", "--json")
                 .type(boolean.class).paramLabel("<json>")
@@ -215,24 +215,24 @@ public final class Models {
                 .type(java.util.List.class).auxiliaryTypes(java.lang.String.class).paramLabel("PATH")
                 .arity("0..*")
                 .description("Data directory, partition directory, segment file or crash dump (DUMP or DUMP::PATH); several are judged together. Default: the open path.").build());
-        CommandSpec mixin1 = m3_Selection(Bind.mixin(c, segtool.shell.ScanCommand.class, "selection", segtool.shell.options.Selection.class, f), f, s);
+        CommandSpec mixin1 = m4_Selection(Bind.mixin(c, segtool.shell.ScanCommand.class, "selection", segtool.shell.options.Selection.class, f), f, s);
         s.addMixin("selection", mixin1);
-        CommandSpec mixin2 = m4_VerdictOptions(Bind.mixin(c, segtool.shell.ScanCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
+        CommandSpec mixin2 = m5_VerdictOptions(Bind.mixin(c, segtool.shell.ScanCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
         s.addMixin("verdict", mixin2);
-        CommandSpec mixin3 = m5_ThreadsOption(Bind.mixin(c, segtool.shell.ScanCommand.class, "threads", segtool.shell.options.ThreadsOption.class, f), f, s);
+        CommandSpec mixin3 = m6_ThreadsOption(Bind.mixin(c, segtool.shell.ScanCommand.class, "threads", segtool.shell.options.ThreadsOption.class, f), f, s);
         s.addMixin("threads", mixin3);
         s.addOption(option(c, segtool.shell.ScanCommand.class, "progress", "field boolean segtool.shell.ScanCommand.progress", "--progress")
                 .type(boolean.class).paramLabel("<progress>")
                 .arity(Range.valueOf("0").unspecified(true))
                 .description("Draw a progress bar on stderr (partitions judged, MiB read, speed) even when stdout is redirected; without it a bar is drawn only on a terminal. It fits the terminal width and stops where it was on Ctrl-C.").build());
-        CommandSpec mixin4 = m6_OutputOptions(Bind.mixin(c, segtool.shell.ScanCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
+        CommandSpec mixin4 = m7_OutputOptions(Bind.mixin(c, segtool.shell.ScanCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
         s.addMixin("output", mixin4);
         s.addOption(option(c, segtool.shell.ScanCommand.class, "noLatent", "field boolean segtool.shell.ScanCommand.noLatent", "--no-latent")
                 .type(boolean.class).paramLabel("<noLatent>")
                 .arity(Range.valueOf("0").unspecified(true))
                 .description("Do not verify the bytes boot does not read (durable mode, below each segment's last index entry; RECOVERY 11.1). By default segtool verifies them as well, reports latent damage per segment, and exits 5 when that is the worst finding; the verdict never changes.").build());
         Bind.field(c, segtool.shell.ScanCommand.class, "spec").set(s);
-        s.addMixin("mixinStandardHelpOptions", m1_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
+        s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
 
@@ -261,17 +261,17 @@ public final class Models {
                 .index("1")
                 .arity("0..1")
                 .description("Only this segment: its start offset or file name.").build());
-        CommandSpec mixin5 = m4_VerdictOptions(Bind.mixin(c, segtool.shell.ExplainCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
+        CommandSpec mixin5 = m5_VerdictOptions(Bind.mixin(c, segtool.shell.ExplainCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
         s.addMixin("verdict", mixin5);
-        CommandSpec mixin6 = m5_ThreadsOption(Bind.mixin(c, segtool.shell.ExplainCommand.class, "threads", segtool.shell.options.ThreadsOption.class, f), f, s);
+        CommandSpec mixin6 = m6_ThreadsOption(Bind.mixin(c, segtool.shell.ExplainCommand.class, "threads", segtool.shell.options.ThreadsOption.class, f), f, s);
         s.addMixin("threads", mixin6);
-        CommandSpec mixin7 = m3_Selection(Bind.mixin(c, segtool.shell.ExplainCommand.class, "selection", segtool.shell.options.Selection.class, f), f, s);
+        CommandSpec mixin7 = m4_Selection(Bind.mixin(c, segtool.shell.ExplainCommand.class, "selection", segtool.shell.options.Selection.class, f), f, s);
         s.addMixin("selection", mixin7);
         s.addOption(option(c, segtool.shell.ExplainCommand.class, "progress", "field boolean segtool.shell.ExplainCommand.progress", "--progress")
                 .type(boolean.class).paramLabel("<progress>")
                 .arity(Range.valueOf("0").unspecified(true))
                 .description("Draw a progress bar on stderr (partitions judged, MiB read, speed) even when stdout is redirected; without it a bar is drawn only on a terminal. It fits the terminal width and stops where it was on Ctrl-C.").build());
-        CommandSpec mixin8 = m6_OutputOptions(Bind.mixin(c, segtool.shell.ExplainCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
+        CommandSpec mixin8 = m7_OutputOptions(Bind.mixin(c, segtool.shell.ExplainCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
         s.addMixin("output", mixin8);
         s.addOption(option(c, segtool.shell.ExplainCommand.class, "detail", "field boolean segtool.shell.ExplainCommand.detail", "--detail")
                 .type(boolean.class).paramLabel("<detail>")
@@ -282,12 +282,12 @@ public final class Models {
                 .arity(Range.valueOf("0").unspecified(true))
                 .description("Do not verify the bytes boot does not read (durable mode, below each segment's last index entry; RECOVERY 11.1). By default explain says where readers will fail although the server boots, and exits 5 when that is the worst finding.").build());
         Bind.field(c, segtool.shell.ExplainCommand.class, "spec").set(s);
-        s.addMixin("mixinStandardHelpOptions", m1_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
+        s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
 
     /** {@code segtool.shell.options.ReadOptions}, a mixin of {@code mixee}. */
-    private static CommandSpec m9_ReadOptions(Object c, IFactory f, CommandSpec mixee) throws Exception {
+    private static CommandSpec m10_ReadOptions(Object c, IFactory f, CommandSpec mixee) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.addOption(option(c, segtool.shell.options.ReadOptions.class, "partitionId", "field Long segtool.shell.options.ReadOptions.partitionId", "--partition-id")
                 .type(java.lang.Long.class).paramLabel("N")
@@ -318,14 +318,14 @@ public final class Models {
                 .index("0")
                 .arity("0..1")
                 .description("Partition directory, one of its segment files, or a data directory. Default: the open path.").build());
-        CommandSpec mixin9 = m3_Selection(Bind.mixin(c, segtool.shell.SegmentsCommand.class, "selection", segtool.shell.options.Selection.class, f), f, s);
+        CommandSpec mixin9 = m4_Selection(Bind.mixin(c, segtool.shell.SegmentsCommand.class, "selection", segtool.shell.options.Selection.class, f), f, s);
         s.addMixin("selection", mixin9);
-        CommandSpec mixin10 = m9_ReadOptions(Bind.mixin(c, segtool.shell.SegmentsCommand.class, "read", segtool.shell.options.ReadOptions.class, f), f, s);
+        CommandSpec mixin10 = m10_ReadOptions(Bind.mixin(c, segtool.shell.SegmentsCommand.class, "read", segtool.shell.options.ReadOptions.class, f), f, s);
         s.addMixin("read", mixin10);
-        CommandSpec mixin11 = m6_OutputOptions(Bind.mixin(c, segtool.shell.SegmentsCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
+        CommandSpec mixin11 = m7_OutputOptions(Bind.mixin(c, segtool.shell.SegmentsCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
         s.addMixin("output", mixin11);
         Bind.field(c, segtool.shell.SegmentsCommand.class, "spec").set(s);
-        s.addMixin("mixinStandardHelpOptions", m1_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
+        s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
 
@@ -353,12 +353,12 @@ public final class Models {
                 .arity(Range.valueOf("1").unspecified(true))
                 .description("Show at most N entries (all are still checked for the summary).")
                 .converters(f.create(segtool.shell.options.Numbers.U64Converter.class)).build());
-        CommandSpec mixin12 = m9_ReadOptions(Bind.mixin(c, segtool.shell.IndexCommand.class, "read", segtool.shell.options.ReadOptions.class, f), f, s);
+        CommandSpec mixin12 = m10_ReadOptions(Bind.mixin(c, segtool.shell.IndexCommand.class, "read", segtool.shell.options.ReadOptions.class, f), f, s);
         s.addMixin("read", mixin12);
-        CommandSpec mixin13 = m6_OutputOptions(Bind.mixin(c, segtool.shell.IndexCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
+        CommandSpec mixin13 = m7_OutputOptions(Bind.mixin(c, segtool.shell.IndexCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
         s.addMixin("output", mixin13);
         Bind.field(c, segtool.shell.IndexCommand.class, "spec").set(s);
-        s.addMixin("mixinStandardHelpOptions", m1_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
+        s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
 
@@ -396,12 +396,12 @@ public final class Models {
                 .type(boolean.class).paramLabel("<ndjson>")
                 .arity(Range.valueOf("0").unspecified(true))
                 .description("Print newline-delimited JSON as the walk goes: a start line, one line per batch as it is read, a summary line with exit_code (docs/json.md). For logs too large to hold as one document.").build());
-        CommandSpec mixin14 = m9_ReadOptions(Bind.mixin(c, segtool.shell.BatchesCommand.class, "read", segtool.shell.options.ReadOptions.class, f), f, s);
+        CommandSpec mixin14 = m10_ReadOptions(Bind.mixin(c, segtool.shell.BatchesCommand.class, "read", segtool.shell.options.ReadOptions.class, f), f, s);
         s.addMixin("read", mixin14);
-        CommandSpec mixin15 = m6_OutputOptions(Bind.mixin(c, segtool.shell.BatchesCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
+        CommandSpec mixin15 = m7_OutputOptions(Bind.mixin(c, segtool.shell.BatchesCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
         s.addMixin("output", mixin15);
         Bind.field(c, segtool.shell.BatchesCommand.class, "spec").set(s);
-        s.addMixin("mixinStandardHelpOptions", m1_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
+        s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
 
@@ -445,17 +445,17 @@ public final class Models {
                 .type(boolean.class).paramLabel("<ndjson>")
                 .arity(Range.valueOf("0").unspecified(true))
                 .description("Print newline-delimited JSON as the walk goes: a start line, one line per message as it is read, a summary line with exit_code (docs/json.md). For runs too large to hold as one document: without --limit it streams every message, in the memory of one read window.").build());
-        CommandSpec mixin16 = m9_ReadOptions(Bind.mixin(c, segtool.shell.MessagesCommand.class, "read", segtool.shell.options.ReadOptions.class, f), f, s);
+        CommandSpec mixin16 = m10_ReadOptions(Bind.mixin(c, segtool.shell.MessagesCommand.class, "read", segtool.shell.options.ReadOptions.class, f), f, s);
         s.addMixin("read", mixin16);
-        CommandSpec mixin17 = m6_OutputOptions(Bind.mixin(c, segtool.shell.MessagesCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
+        CommandSpec mixin17 = m7_OutputOptions(Bind.mixin(c, segtool.shell.MessagesCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
         s.addMixin("output", mixin17);
         Bind.field(c, segtool.shell.MessagesCommand.class, "spec").set(s);
-        s.addMixin("mixinStandardHelpOptions", m1_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
+        s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
 
     /** {@code segtool.shell.HexdumpCommand}. */
-    private static CommandSpec m14_HexdumpCommand(Object c, IFactory f) throws Exception {
+    private static CommandSpec m15_HexdumpCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.name("hexdump");
         s.usageMessage().description("Dump bytes of a log with the batch and frame fields they hold.",
@@ -486,17 +486,17 @@ public final class Models {
                 .arity("0..1")
                 .description("Bytes to dump (default ${DEFAULT-VALUE}).")
                 .converters(f.create(segtool.shell.options.Numbers.U64Converter.class)).build());
-        CommandSpec mixin18 = m9_ReadOptions(Bind.mixin(c, segtool.shell.HexdumpCommand.class, "read", segtool.shell.options.ReadOptions.class, f), f, s);
+        CommandSpec mixin18 = m10_ReadOptions(Bind.mixin(c, segtool.shell.HexdumpCommand.class, "read", segtool.shell.options.ReadOptions.class, f), f, s);
         s.addMixin("read", mixin18);
-        CommandSpec mixin19 = m6_OutputOptions(Bind.mixin(c, segtool.shell.HexdumpCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
+        CommandSpec mixin19 = m7_OutputOptions(Bind.mixin(c, segtool.shell.HexdumpCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
         s.addMixin("output", mixin19);
         Bind.field(c, segtool.shell.HexdumpCommand.class, "spec").set(s);
-        s.addMixin("mixinStandardHelpOptions", m1_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
+        s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
 
     /** {@code segtool.shell.StatsCommand}. */
-    private static CommandSpec m15_StatsCommand(Object c, IFactory f) throws Exception {
+    private static CommandSpec m16_StatsCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.name("stats");
         s.usageMessage().description("Count segments, batches, messages, offsets and time range (headers only).",
@@ -514,19 +514,19 @@ public final class Models {
                 .type(boolean.class).paramLabel("<perSegment>")
                 .arity(Range.valueOf("0").unspecified(true))
                 .description("Also list each segment's numbers.").build());
-        CommandSpec mixin20 = m3_Selection(Bind.mixin(c, segtool.shell.StatsCommand.class, "selection", segtool.shell.options.Selection.class, f), f, s);
+        CommandSpec mixin20 = m4_Selection(Bind.mixin(c, segtool.shell.StatsCommand.class, "selection", segtool.shell.options.Selection.class, f), f, s);
         s.addMixin("selection", mixin20);
-        CommandSpec mixin21 = m9_ReadOptions(Bind.mixin(c, segtool.shell.StatsCommand.class, "read", segtool.shell.options.ReadOptions.class, f), f, s);
+        CommandSpec mixin21 = m10_ReadOptions(Bind.mixin(c, segtool.shell.StatsCommand.class, "read", segtool.shell.options.ReadOptions.class, f), f, s);
         s.addMixin("read", mixin21);
-        CommandSpec mixin22 = m6_OutputOptions(Bind.mixin(c, segtool.shell.StatsCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
+        CommandSpec mixin22 = m7_OutputOptions(Bind.mixin(c, segtool.shell.StatsCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
         s.addMixin("output", mixin22);
         Bind.field(c, segtool.shell.StatsCommand.class, "spec").set(s);
-        s.addMixin("mixinStandardHelpOptions", m1_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
+        s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
 
     /** {@code segtool.shell.repair.RepairOptions}, a mixin of {@code mixee}. */
-    private static CommandSpec m16_RepairOptions(Object c, IFactory f, CommandSpec mixee) throws Exception {
+    private static CommandSpec m18_RepairOptions(Object c, IFactory f, CommandSpec mixee) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.addOption(option(c, segtool.shell.repair.RepairOptions.class, "apply", "field boolean segtool.shell.repair.RepairOptions.apply", "--apply")
                 .type(boolean.class).paramLabel("<apply>")
@@ -545,7 +545,7 @@ public final class Models {
     }
 
     /** {@code segtool.shell.repair.RepairCommand}. */
-    private static CommandSpec m16_RepairCommand(Object c, IFactory f) throws Exception {
+    private static CommandSpec m17_RepairCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.name("repair");
         s.usageMessage().description("Make a partition's files what the server's boot recovery would make them, so the next boot finds nothing to do: sweep scratch and orphan files, install rebuilt indexes, truncate torn tails (log before index), fence segments that recover empty. Refused partitions are explained and left as they are, unless --accept-loss.",
@@ -564,13 +564,13 @@ public final class Models {
                 .index("0")
                 .arity("0..1")
                 .description("Partition directory or data directory. Default: the open path.").build());
-        CommandSpec mixin23 = m3_Selection(Bind.mixin(c, segtool.shell.repair.RepairCommand.class, "selection", segtool.shell.options.Selection.class, f), f, s);
+        CommandSpec mixin23 = m4_Selection(Bind.mixin(c, segtool.shell.repair.RepairCommand.class, "selection", segtool.shell.options.Selection.class, f), f, s);
         s.addMixin("selection", mixin23);
-        CommandSpec mixin24 = m4_VerdictOptions(Bind.mixin(c, segtool.shell.repair.RepairCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
+        CommandSpec mixin24 = m5_VerdictOptions(Bind.mixin(c, segtool.shell.repair.RepairCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
         s.addMixin("verdict", mixin24);
-        CommandSpec mixin25 = m16_RepairOptions(Bind.mixin(c, segtool.shell.repair.RepairCommand.class, "repair", segtool.shell.repair.RepairOptions.class, f), f, s);
+        CommandSpec mixin25 = m18_RepairOptions(Bind.mixin(c, segtool.shell.repair.RepairCommand.class, "repair", segtool.shell.repair.RepairOptions.class, f), f, s);
         s.addMixin("repair", mixin25);
-        CommandSpec mixin26 = m6_OutputOptions(Bind.mixin(c, segtool.shell.repair.RepairCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
+        CommandSpec mixin26 = m7_OutputOptions(Bind.mixin(c, segtool.shell.repair.RepairCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
         s.addMixin("output", mixin26);
         s.addOption(option(c, segtool.shell.repair.RepairCommand.class, "acceptLoss", "field boolean segtool.shell.repair.RepairCommand.acceptLoss", "--accept-loss")
                 .type(boolean.class).paramLabel("<acceptLoss>")
@@ -581,12 +581,12 @@ public final class Models {
                 .arity(Range.valueOf("1").unspecified(true))
                 .description("With --accept-loss --apply: where the salvage archive (every record that verifies, with messages.ndjson) is written before any cut; must not exist, or be the archive an interrupted accept-loss run wrote for this partition.").build());
         Bind.field(c, segtool.shell.repair.RepairCommand.class, "spec").set(s);
-        s.addMixin("mixinStandardHelpOptions", m1_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
+        s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
 
     /** {@code segtool.shell.repair.RebuildIndexCommand}. */
-    private static CommandSpec m18_RebuildIndexCommand(Object c, IFactory f) throws Exception {
+    private static CommandSpec m19_RebuildIndexCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.name("rebuild-index");
         s.usageMessage().description("Replace a segment's index (or every segment's, for a partition) with one rebuilt from the log as the server rebuilds it: an entry for the first non-empty batch, then one each time at least 65,536 bytes of log have passed.",
@@ -605,19 +605,19 @@ public final class Models {
                 .index("0")
                 .arity("0..1")
                 .description("A segment file (<S>.log or <S>.index) or a partition directory. Default: the open path.").build());
-        CommandSpec mixin27 = m4_VerdictOptions(Bind.mixin(c, segtool.shell.repair.RebuildIndexCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
+        CommandSpec mixin27 = m5_VerdictOptions(Bind.mixin(c, segtool.shell.repair.RebuildIndexCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
         s.addMixin("verdict", mixin27);
-        CommandSpec mixin28 = m16_RepairOptions(Bind.mixin(c, segtool.shell.repair.RebuildIndexCommand.class, "repair", segtool.shell.repair.RepairOptions.class, f), f, s);
+        CommandSpec mixin28 = m18_RepairOptions(Bind.mixin(c, segtool.shell.repair.RebuildIndexCommand.class, "repair", segtool.shell.repair.RepairOptions.class, f), f, s);
         s.addMixin("repair", mixin28);
-        CommandSpec mixin29 = m6_OutputOptions(Bind.mixin(c, segtool.shell.repair.RebuildIndexCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
+        CommandSpec mixin29 = m7_OutputOptions(Bind.mixin(c, segtool.shell.repair.RebuildIndexCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
         s.addMixin("output", mixin29);
         Bind.field(c, segtool.shell.repair.RebuildIndexCommand.class, "spec").set(s);
-        s.addMixin("mixinStandardHelpOptions", m1_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
+        s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
 
     /** {@code segtool.shell.repair.RestoreCommand}. */
-    private static CommandSpec m19_RestoreCommand(Object c, IFactory f) throws Exception {
+    private static CommandSpec m20_RestoreCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.name("restore");
         s.usageMessage().description("Put back every byte a repair or rebuild-index copied into a quarantine directory: truncated tails appended again, replaced or deleted files recreated (temporary file, forced, renamed), fenced segments moved back, files segtool created removed. Works on a finished or an interrupted repair.",
@@ -638,17 +638,17 @@ public final class Models {
                 .index("0")
                 .description("A <partition>.segtool-quarantine.<time> directory.")
                 .required(true).build());
-        CommandSpec mixin30 = m16_RepairOptions(Bind.mixin(c, segtool.shell.repair.RestoreCommand.class, "repair", segtool.shell.repair.RepairOptions.class, f), f, s);
+        CommandSpec mixin30 = m18_RepairOptions(Bind.mixin(c, segtool.shell.repair.RestoreCommand.class, "repair", segtool.shell.repair.RepairOptions.class, f), f, s);
         s.addMixin("repair", mixin30);
-        CommandSpec mixin31 = m6_OutputOptions(Bind.mixin(c, segtool.shell.repair.RestoreCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
+        CommandSpec mixin31 = m7_OutputOptions(Bind.mixin(c, segtool.shell.repair.RestoreCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
         s.addMixin("output", mixin31);
         Bind.field(c, segtool.shell.repair.RestoreCommand.class, "spec").set(s);
-        s.addMixin("mixinStandardHelpOptions", m1_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
+        s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
 
     /** {@code segtool.shell.PackCommand}. */
-    private static CommandSpec m20_PackCommand(Object c, IFactory f) throws Exception {
+    private static CommandSpec m21_PackCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.name("pack");
         s.usageMessage().description("Write a crash dump of a partition or data directory: a tar in an LZ4 frame (or a plain tar when OUT ends in .tar), with a manifest of every file's size and XXH3-64; modes and times are kept. Every read-only command opens the dump in place of the directory, and a path inside it as DUMP::PATH.",
@@ -666,15 +666,15 @@ public final class Models {
                 .arity(Range.valueOf("1").unspecified(true))
                 .description("Archive to write, e.g. dump.tar.lz4 (replaced atomically if it exists).")
                 .required(true).build());
-        CommandSpec mixin32 = m6_OutputOptions(Bind.mixin(c, segtool.shell.PackCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
+        CommandSpec mixin32 = m7_OutputOptions(Bind.mixin(c, segtool.shell.PackCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
         s.addMixin("output", mixin32);
         Bind.field(c, segtool.shell.PackCommand.class, "spec").set(s);
-        s.addMixin("mixinStandardHelpOptions", m1_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
+        s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
 
     /** {@code segtool.shell.SampleCommand}. */
-    private static CommandSpec m21_SampleCommand(Object c, IFactory f) throws Exception {
+    private static CommandSpec m22_SampleCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.name("sample");
         s.usageMessage().description("Write sample partitions built with the byte-exact writer, one per recovery outcome (healthy, torn tail, InteriorDamage, Hole, ...) plus a small realistic data directory. Each lands in OUT/<shape>/ with an expected.json saying what recovery does with it.",
@@ -693,15 +693,15 @@ public final class Models {
                 .type(boolean.class).paramLabel("<list>")
                 .arity(Range.valueOf("0").unspecified(true))
                 .description("List the shapes with their descriptions and exit.").build());
-        CommandSpec mixin33 = m6_OutputOptions(Bind.mixin(c, segtool.shell.SampleCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
+        CommandSpec mixin33 = m7_OutputOptions(Bind.mixin(c, segtool.shell.SampleCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
         s.addMixin("output", mixin33);
         Bind.field(c, segtool.shell.SampleCommand.class, "spec").set(s);
-        s.addMixin("mixinStandardHelpOptions", m1_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
+        s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
 
     /** {@code segtool.shell.ShellCommand}. */
-    private static CommandSpec m22_ShellCommand(Object c, IFactory f) throws Exception {
+    private static CommandSpec m23_ShellCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.name("shell");
         s.usageMessage().description("Start the interactive shell (completion, history, Ctrl-C cancels a command).",
@@ -718,12 +718,12 @@ public final class Models {
                 .index("0")
                 .arity("0..1")
                 .description("Data directory, partition directory or segment file to open first.").build());
-        s.addMixin("mixinStandardHelpOptions", m1_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
+        s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
 
     /** {@code segtool.shell.SalvageCommand}. */
-    private static CommandSpec m23_SalvageCommand(Object c, IFactory f) throws Exception {
+    private static CommandSpec m24_SalvageCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.name("salvage");
         s.usageMessage().description("Copy every batch record that verifies into a new side archive, with where it came from. Reads only: the partition, its .fenced.<n> directories and its segtool quarantines are never changed.",
@@ -760,17 +760,17 @@ public final class Models {
                 .type(boolean.class).paramLabel("<includeUnverified>")
                 .arity(Range.valueOf("0").unspecified(true))
                 .description("Also export the records that frame where one was expected but do not verify, each marked verified=false; their offsets never count as archived.").build());
-        CommandSpec mixin34 = m9_ReadOptions(Bind.mixin(c, segtool.shell.SalvageCommand.class, "read", segtool.shell.options.ReadOptions.class, f), f, s);
+        CommandSpec mixin34 = m10_ReadOptions(Bind.mixin(c, segtool.shell.SalvageCommand.class, "read", segtool.shell.options.ReadOptions.class, f), f, s);
         s.addMixin("read", mixin34);
-        CommandSpec mixin35 = m6_OutputOptions(Bind.mixin(c, segtool.shell.SalvageCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
+        CommandSpec mixin35 = m7_OutputOptions(Bind.mixin(c, segtool.shell.SalvageCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
         s.addMixin("output", mixin35);
         Bind.field(c, segtool.shell.SalvageCommand.class, "spec").set(s);
-        s.addMixin("mixinStandardHelpOptions", m1_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
+        s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
 
     /** {@code segtool.shell.DoctorCommand}. */
-    private static CommandSpec m24_DoctorCommand(Object c, IFactory f) throws Exception {
+    private static CommandSpec m25_DoctorCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.name("doctor");
         s.usageMessage().description("Report what needs attention in a data directory or partition, with the exact next command for each: refused partitions and why (with the offsets at stake), partitions boot would change, <partition>.fenced.<n> directories (what they hold, which offsets, whether their bytes verify, when they were fenced, how to re-admit them), pending segtool quarantines with their restore command, scratch and orphan files, non-canonical segment names. Reads only.",
@@ -792,17 +792,17 @@ public final class Models {
                 .index("0")
                 .description("A data directory (holding streams/) or a partition.")
                 .required(true).build());
-        CommandSpec mixin36 = m4_VerdictOptions(Bind.mixin(c, segtool.shell.DoctorCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
+        CommandSpec mixin36 = m5_VerdictOptions(Bind.mixin(c, segtool.shell.DoctorCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
         s.addMixin("verdict", mixin36);
-        CommandSpec mixin37 = m6_OutputOptions(Bind.mixin(c, segtool.shell.DoctorCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
+        CommandSpec mixin37 = m7_OutputOptions(Bind.mixin(c, segtool.shell.DoctorCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
         s.addMixin("output", mixin37);
         Bind.field(c, segtool.shell.DoctorCommand.class, "spec").set(s);
-        s.addMixin("mixinStandardHelpOptions", m1_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
+        s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
 
     /** {@code segtool.shell.CompareCommand}. */
-    private static CommandSpec m25_CompareCommand(Object c, IFactory f) throws Exception {
+    private static CommandSpec m26_CompareCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.name("compare");
         s.usageMessage().description("Compare replicas of the same partitions: one PATH per replica (data directory, partition directory or crash dump). Nothing is changed.",
@@ -828,17 +828,17 @@ public final class Models {
                 .type(java.lang.Integer.class).paramLabel("N")
                 .arity(Range.valueOf("1").unspecified(true))
                 .description("Partitions judged at once (default: every available processor; -Dsegtool.threads=N in SEGTOOL_JAVA_OPTS sets the default); a single partition is verified on N cores. --max-concurrency is the older name.").build());
-        CommandSpec mixin38 = m4_VerdictOptions(Bind.mixin(c, segtool.shell.CompareCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
+        CommandSpec mixin38 = m5_VerdictOptions(Bind.mixin(c, segtool.shell.CompareCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
         s.addMixin("verdict", mixin38);
-        CommandSpec mixin39 = m6_OutputOptions(Bind.mixin(c, segtool.shell.CompareCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
+        CommandSpec mixin39 = m7_OutputOptions(Bind.mixin(c, segtool.shell.CompareCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
         s.addMixin("output", mixin39);
         Bind.field(c, segtool.shell.CompareCommand.class, "spec").set(s);
-        s.addMixin("mixinStandardHelpOptions", m1_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
+        s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
 
     /** {@code segtool.shell.CollectCommand}. */
-    private static CommandSpec m26_CollectCommand(Object c, IFactory f) throws Exception {
+    private static CommandSpec m27_CollectCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.name("collect");
         s.usageMessage().description("Write a compact manifest (segtool.manifest/1, NDJSON; gzip when MANIFEST ends in .gz) of every partition under PATH: identity, durability and its source, the verdict and verified chain, per segment the start offset, .log length and XXH3-64, and per batch base_offset, position, batch_length, batch_checksum and message_count; anchors and the WAL checkpoint. Never payloads. Nothing else is changed.",
@@ -878,17 +878,17 @@ public final class Models {
                 .arity(Range.valueOf("1").unspecified(true))
                 .description("Cap on the bytes read per second, all threads together (e.g. 50M, 1G; default: no cap). Reads are paced, not skipped.")
                 .converters(f.create(segtool.shell.CollectCommand.RateConverter.class)).build());
-        CommandSpec mixin40 = m4_VerdictOptions(Bind.mixin(c, segtool.shell.CollectCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
+        CommandSpec mixin40 = m5_VerdictOptions(Bind.mixin(c, segtool.shell.CollectCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
         s.addMixin("verdict", mixin40);
-        CommandSpec mixin41 = m6_OutputOptions(Bind.mixin(c, segtool.shell.CollectCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
+        CommandSpec mixin41 = m7_OutputOptions(Bind.mixin(c, segtool.shell.CollectCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
         s.addMixin("output", mixin41);
         Bind.field(c, segtool.shell.CollectCommand.class, "spec").set(s);
-        s.addMixin("mixinStandardHelpOptions", m1_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
+        s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
 
     /** {@code segtool.shell.PlanCommand}. */
-    private static CommandSpec m27_PlanCommand(Object c, IFactory f) throws Exception {
+    private static CommandSpec m28_PlanCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.name("plan");
         s.usageMessage().description("Compare the manifests `collect` wrote on each node (one node per manifest) exactly as `compare` compares directories, and write the repair plan (segtool.plan/2): per partition the donor node and which nodes take which segment ranges or need a local repair. Nothing is changed.");
@@ -913,15 +913,15 @@ public final class Models {
                 .type(java.nio.file.Path.class).paramLabel("PLAN")
                 .arity(Range.valueOf("1").unspecified(true))
                 .description("Write the plan (segtool.plan/2 JSON) here, replaced atomically.").build());
-        CommandSpec mixin42 = m6_OutputOptions(Bind.mixin(c, segtool.shell.PlanCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
+        CommandSpec mixin42 = m7_OutputOptions(Bind.mixin(c, segtool.shell.PlanCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
         s.addMixin("output", mixin42);
         Bind.field(c, segtool.shell.PlanCommand.class, "spec").set(s);
-        s.addMixin("mixinStandardHelpOptions", m1_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
+        s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
 
     /** {@code segtool.shell.ApplyCommand}. */
-    private static CommandSpec m28_ApplyCommand(Object c, IFactory f) throws Exception {
+    private static CommandSpec m29_ApplyCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.name("apply");
         s.usageMessage().description("Carry out this node's share of a segtool.plan/2 plan: take the planned segment ranges from the donor's files in --donor-dir. A dry run unless --apply.",
@@ -959,12 +959,12 @@ public final class Models {
                 .type(boolean.class).paramLabel("<force>")
                 .arity(Range.valueOf("0").unspecified(true))
                 .description("Do not refuse when another process uses the data (loud).").build());
-        CommandSpec mixin43 = m4_VerdictOptions(Bind.mixin(c, segtool.shell.ApplyCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
+        CommandSpec mixin43 = m5_VerdictOptions(Bind.mixin(c, segtool.shell.ApplyCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
         s.addMixin("verdict", mixin43);
-        CommandSpec mixin44 = m6_OutputOptions(Bind.mixin(c, segtool.shell.ApplyCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
+        CommandSpec mixin44 = m7_OutputOptions(Bind.mixin(c, segtool.shell.ApplyCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
         s.addMixin("output", mixin44);
         Bind.field(c, segtool.shell.ApplyCommand.class, "spec").set(s);
-        s.addMixin("mixinStandardHelpOptions", m1_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
+        s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
 
