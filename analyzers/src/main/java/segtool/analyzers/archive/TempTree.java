@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import segtool.formats.io.TempDirectory;
+import segtool.formats.naming.SegmentFiles;
 
 /**
  * The private directories archives are extracted into: created owner-only, removed on close, on failure, and (for
@@ -75,7 +76,7 @@ public final class TempTree {
     static List<Path> sweep(Path parent) {
         List<Path> removed = new ArrayList<>();
         long self = ProcessHandle.current().pid();
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(parent, PREFIX + "*")) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(parent, SegmentFiles.startingWith(PREFIX))) {
             for (Path p : entries) {
                 long pid = ownerPid(p.getFileName().toString());
                 if (pid == self || !ownerGone(pid) || !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)

@@ -45,7 +45,7 @@ public final class OlderGeneration {
     /** The refusal line when the partition in {@code dir} is of the older generation, else null. */
     public static String sniff(Path dir) throws IOException {
         List<Long> starts = new ArrayList<>();
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "*" + SegmentFiles.LOG)) {
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, SegmentFiles.endingIn(SegmentFiles.LOG))) {
             for (Path p : s) {
                 Long start = SegmentFiles.startOffsetOf(SegmentFiles.stemOf(p.getFileName().toString()));
                 if (start != null) {

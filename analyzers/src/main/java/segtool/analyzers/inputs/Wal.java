@@ -42,7 +42,7 @@ final class Wal {
         Path dir = p.directory();
         if (revision == null) {
             List<Path> found = new ArrayList<>();
-            try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "prepares-*")) {
+            try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, SegmentFiles.startingWith("prepares-"))) {
                 for (Path d : s) {
                     if (Files.isDirectory(d)) {
                         found.add(d);
@@ -237,7 +237,7 @@ final class Wal {
         // step 3: .log and .index above the tail
         List<String> deleted = new ArrayList<>();
         List<String> sameInode = new ArrayList<>();
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "*.{log,index}")) {
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, SegmentFiles.endingIn(SegmentFiles.LOG, SegmentFiles.INDEX))) {
             for (Path e : s) {
                 String n = e.getFileName().toString();
                 Long stem = SegmentFiles.startOffsetOf(SegmentFiles.stemOf(n));

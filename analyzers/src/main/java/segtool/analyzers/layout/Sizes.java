@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import segtool.formats.naming.SegmentFiles;
 
 /** Byte counts for progress reporting; errors count as zero (the engine reports them properly). */
 final class Sizes {
@@ -12,7 +13,7 @@ final class Sizes {
 
     static long logBytes(Path partition) {
         long total = 0;
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(partition, "*.log")) {
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(partition, SegmentFiles.endingIn(SegmentFiles.LOG))) {
             for (Path p : s) {
                 try {
                     total += Files.size(p);

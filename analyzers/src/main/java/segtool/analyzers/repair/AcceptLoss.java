@@ -109,7 +109,7 @@ public final class AcceptLoss {
      */
     static String strayNames(Path dir, PartitionReport refused) throws IOException {
         Set<String> stray = new TreeSet<>();
-        try (DirectoryStream<Path> all = Files.newDirectoryStream(dir, "*" + SegmentFiles.LOG)) {
+        try (DirectoryStream<Path> all = Files.newDirectoryStream(dir, SegmentFiles.endingIn(SegmentFiles.LOG))) {
             for (Path p : all) {
                 String name = p.getFileName().toString();
                 String stem = SegmentFiles.stemOf(name);
@@ -252,7 +252,7 @@ public final class AcceptLoss {
             files.add(SegmentFiles.index(dir, s));
             files.add(SegmentFiles.anchor(dir, s));
         }
-        try (DirectoryStream<Path> all = Files.newDirectoryStream(dir, "*" + SegmentFiles.LOG)) {
+        try (DirectoryStream<Path> all = Files.newDirectoryStream(dir, SegmentFiles.endingIn(SegmentFiles.LOG))) {
             for (Path p : all) {
                 String stem = SegmentFiles.stemOf(p.getFileName().toString());
                 Long s = SegmentFiles.startOffsetOf(stem);

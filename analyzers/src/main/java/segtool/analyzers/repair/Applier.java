@@ -526,7 +526,7 @@ public final class Applier {
             return;
         }
         List<Path> found = new ArrayList<>();
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "*" + RESTORE_SUFFIX)) {
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, SegmentFiles.endingIn(RESTORE_SUFFIX))) {
             s.forEach(found::add);
         }
         for (Path p : found) {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import segtool.formats.naming.PartitionPath;
+import segtool.formats.naming.SegmentFiles;
 
 /**
  * Looks for a server (or anything else) using the data before segtool changes it. The Iggy server keeps no pid or
@@ -195,7 +196,7 @@ public final class ServerGuard {
             if (!Files.isDirectory(dir)) {
                 continue;
             }
-            try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "*.pid")) {
+            try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, SegmentFiles.endingIn(".pid"))) {
                 for (Path f : s) {
                     String text = new String(Files.readAllBytes(f), StandardCharsets.US_ASCII).trim();
                     String first = text.split("\\s+")[0];

@@ -183,7 +183,7 @@ public final class Collector {
 
     private static List<PartitionManifest.Anchor> anchors(Path dir) throws IOException {
         List<PartitionManifest.Anchor> out = new ArrayList<>();
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "*" + SegmentFiles.ANCHOR)) {
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, SegmentFiles.endingIn(SegmentFiles.ANCHOR))) {
             for (Path a : s) {
                 Long start = SegmentFiles.startOffsetOf(SegmentFiles.stemOf(a.getFileName().toString()));
                 if (start != null && Files.isRegularFile(a)) {

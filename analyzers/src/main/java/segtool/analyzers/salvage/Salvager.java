@@ -243,7 +243,7 @@ public final class Salvager {
         if (!Files.isDirectory(dir)) {
             return out;
         }
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "*" + SegmentFiles.LOG)) {
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, SegmentFiles.endingIn(SegmentFiles.LOG))) {
             for (Path p : s) {
                 if (startOrNull(p) != null) {
                     RegularFile.require(p);

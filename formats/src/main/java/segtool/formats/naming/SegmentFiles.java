@@ -1,8 +1,7 @@
 package segtool.formats.naming;
 
+import java.nio.file.DirectoryStream;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import segtool.formats.io.U64;
 
 /** Segment file names (F 1.2): {@code <S>} is the start offset as 20 zero-padded decimal digits. */
@@ -11,8 +10,7 @@ public final class SegmentFiles {
     public static final String INDEX = ".index";
     public static final String ANCHOR = ".anchor";
     public static final String STAGING = ".staging";
-    private static final Pattern CANONICAL = Pattern.compile("[0-9]{20}");
-    private static final Pattern FENCED = Pattern.compile("(.+)\\.fenced\\.([0-9]{1,3})");
+    private static final String FENCED = ".fenced.";
 
     private SegmentFiles() {
     }
@@ -41,7 +39,46 @@ public final class SegmentFiles {
 
     /** True iff {@code stem} is exactly 20 decimal digits, the only name the server reads. */
     public static boolean isCanonical(String stem) {
-        return CANONICAL.matcher(stem).matches();
+        return stem.length() == 20 && digits(stem, 0, 20);
+    }
+
+    private static boolean digits(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The entries of a directory whose names end in one of {@code suffixes} (as the glob {@code *.{log,index}}
+     * selects them, where a name may also start with a dot). Matched by hand, not through a glob: a glob is compiled
+     * into a regular expression on every listing, and judging a data directory lists each partition several times.
+     */
+    public static DirectoryStream.Filter<Path> endingIn(String... suffixes) {
+        return p -> {
+            Path name = p.getFileName();
+            if (name == null) {
+                return false;
+            }
+            String n = name.toString();
+            for (String suffix : suffixes) {
+                if (n.endsWith(suffix)) {
+                    return true;
+                }
+            }
+            return false;
+        };
+    }
+
+    /** The entries of a directory whose names start with {@code prefix} (the glob {@code prefix*}). */
+    public static DirectoryStream.Filter<Path> startingWith(String prefix) {
+        return p -> {
+            Path name = p.getFileName();
+            return name != null && name.toString().startsWith(prefix);
+        };
     }
 
     /**
@@ -66,8 +103,20 @@ public final class SegmentFiles {
 
     /** The {@code n} of a fence directory name {@code <partition>.fenced.<n>}, or -1. */
     public static int fenceNumber(String directoryName) {
-        Matcher m = FENCED.matcher(directoryName);
-        return m.matches() ? Integer.parseInt(m.group(2)) : -1;
+        // <partition>.fenced.<1 to 3 digits>, the partition's name at least one character long
+        int at = directoryName.lastIndexOf(FENCED);
+        int digitsFrom = at + FENCED.length();
+        int n = directoryName.length() - digitsFrom;
+        if (at < 1 || n < 1 || n > 3 || !digits(directoryName, digitsFrom, directoryName.length())) {
+            return -1;
+        }
+        for (int i = 0; i < at; i++) {   // as a regular expression's '.', the partition's name holds no line break
+            char c = directoryName.charAt(i);
+            if (c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029') {
+                return -1;
+            }
+        }
+        return Integer.parseInt(directoryName, digitsFrom, directoryName.length(), 10);
     }
 
     /** The fence directory {@code <partition directory>.fenced.<n>}. */
