@@ -8,7 +8,6 @@ public final class Main {
     }
 
     public static void main(String[] args) throws Exception {
-        Warmup.start(args);
         int code = args.length == 0 && System.console() != null ? Repl.runOnSystemTerminal(null)
                 : CommandLines.oneShot(args).execute(args);
         System.exit(code);

@@ -37,7 +37,6 @@ public final class Train {
             }
         }
         for (String[] line : lines(gallery, scratch)) {
-            Warmup.isLarge(line);
             try {
                 CommandLine cmd = CommandLines.oneShot(line);
                 cmd.setOut(new PrintWriter(quiet, true));
