@@ -32,13 +32,44 @@ public final class Wrap {
     private static List<String> glued(String[] words) {
         List<String> out = new ArrayList<>(words.length);
         for (String w : words) {
-            if (!out.isEmpty() && w.matches("[KMGTPE]iB\\)?[,;:.]?") && out.get(out.size() - 1).matches("\\(?[0-9.]+")) {
+            if (!out.isEmpty() && isUnit(w) && isNumber(out.get(out.size() - 1))) {
                 out.set(out.size() - 1, out.get(out.size() - 1) + " " + w);
             } else {
                 out.add(w);
             }
         }
         return out;
+    }
+
+    /** {@code [KMGTPE]iB\)?[,;:.]?}: a binary unit, perhaps closing a parenthesis, perhaps with punctuation. */
+    static boolean isUnit(String w) {
+        int n = w.length();
+        if (n < 3 || "KMGTPE".indexOf(w.charAt(0)) < 0 || w.charAt(1) != 'i' || w.charAt(2) != 'B') {
+            return false;
+        }
+        int i = 3;
+        if (i < n && w.charAt(i) == ')') {
+            i++;
+        }
+        if (i < n && ",;:.".indexOf(w.charAt(i)) >= 0) {
+            i++;
+        }
+        return i == n;
+    }
+
+    /** {@code \(?[0-9.]+}: a number, perhaps opening a parenthesis. */
+    static boolean isNumber(String w) {
+        int i = !w.isEmpty() && w.charAt(0) == '(' ? 1 : 0;
+        if (i == w.length()) {
+            return false;
+        }
+        for (; i < w.length(); i++) {
+            char c = w.charAt(i);
+            if ((c < '0' || c > '9') && c != '.') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
