@@ -85,7 +85,7 @@ public final class InputsResolver {
      * is unspecified, may have bumped it, nor for a partition whose created_revision is unknown, which a replayed
      * PurgeStream or TruncatePartition makes of every later one: the generation is then not known to be the
      * directory's incarnation's), else from the directory's {@code created.revision} and {@code purge.gen} (whose
-     * second value must name the same revision).
+     * second value must name the same revision, and names it where nothing else does).
      */
     public Identity identity(PartitionPath p) throws IOException {
         Path dataDir = dataDirOf(p);
@@ -122,7 +122,13 @@ public final class InputsResolver {
             revFrom = CreatedRevision.FILE;
         }
         PurgeGen.Value pg = PurgeGen.read(p.directory());
-        boolean pgThis = pg.valid() && (rev == null || pg.createdRevision() == rev);
+        if (rev == null && pg.valid()) {
+            // nothing else names the incarnation: purge.gen does, its second value (FORMAT 7), and its generation is
+            // that incarnation's
+            rev = pg.createdRevision();
+            revFrom = PurgeGen.FILE;
+        }
+        boolean pgThis = pg.valid() && pg.createdRevision() == rev;
         if (gen == null && pgThis) {
             gen = pg.applied();
             genFrom = PurgeGen.FILE;

@@ -85,6 +85,8 @@ class IdentityTest {
         Files.write(p.resolve("purge.gen"), new byte[15]); // torn: not read
         assertNull(identity(p).purgeGeneration());
         Files.delete(p.resolve("created.revision"));
+        purgeGen(p, 2, 9); // only purge.gen left: it names the incarnation and that incarnation's generation
+        assertEquals(new Identity(9L, 2L, "purge.gen"), identity(p));
         Files.delete(p.resolve("purge.gen"));
         assertSame(Identity.UNKNOWN, identity(p));
     }
