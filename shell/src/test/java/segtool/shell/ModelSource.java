@@ -197,6 +197,17 @@ public final class ModelSource {
         return b.toString();
     }
 
+    /**
+     * An annotation type's attributes by name: the order {@code getDeclaredMethods} returns is unspecified (HotSpot's
+     * follows the addresses of the method names' symbols, which move with the class-data archive), and the generated
+     * file must come out the same on every machine.
+     */
+    private static List<Method> byName(Method[] methods) {
+        List<Method> sorted = new ArrayList<>(List.of(methods));
+        sorted.sort(java.util.Comparator.comparing(Method::getName));
+        return sorted;
+    }
+
     private static CommandSpec reflected(Class<?> c) {
         try {
             Object o = c == Segtool.class ? new Segtool(ShellSession.oneShot()) : CommandLine.defaultFactory().create(c);
@@ -207,7 +218,7 @@ public final class ModelSource {
     }
 
     private void commandAttributes(StringBuilder b, Class<?> k, Command cmd) {
-        for (Method m : Command.class.getDeclaredMethods()) {
+        for (Method m : byName(Command.class.getDeclaredMethods())) {
             Object value = invoke(m, cmd);
             if (Objects.deepEquals(value, m.getDefaultValue())) {
                 continue;
@@ -284,7 +295,7 @@ public final class ModelSource {
                 e.append("\n                .arity(Range.valueOf(").append(lit(arg.arity().originalValue()))
                         .append(").unspecified(true))");
             }
-            for (Method m : ann.annotationType().getDeclaredMethods()) {
+            for (Method m : byName(ann.annotationType().getDeclaredMethods())) {
                 Object value = invoke(m, ann);
                 if (Objects.deepEquals(value, m.getDefaultValue())) {
                     continue;

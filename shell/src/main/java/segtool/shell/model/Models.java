@@ -81,24 +81,24 @@ public final class Models {
                 .type(boolean.class).paramLabel("<helpRequested>")
                 .arity(Range.valueOf("0").unspecified(true))
                 .description("Show this help message and exit.")
-                .usageHelp(true)
-                .descriptionKey("mixinStandardHelpOptions.help").build());
+                .descriptionKey("mixinStandardHelpOptions.help")
+                .usageHelp(true).build());
         s.addOption(option(c, c.getClass(), "versionRequested", "field boolean picocli.CommandLine$AutoHelpMixin.versionRequested", "${picocli.version.name.0:--V}",
                 "${picocli.version.name.1:---version}")
                 .type(boolean.class).paramLabel("<versionRequested>")
                 .arity(Range.valueOf("0").unspecified(true))
                 .description("Print version information and exit.")
-                .versionHelp(true)
-                .descriptionKey("mixinStandardHelpOptions.version").build());
+                .descriptionKey("mixinStandardHelpOptions.version")
+                .versionHelp(true).build());
         return s;
     }
 
     /** {@code segtool.shell.Segtool}. */
     private static CommandSpec m1_Segtool(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.name("segtool");
         s.usageMessage().description("Inspect, judge and repair Apache Iggy partition segments offline.",
                 "Predicts the server's boot-recovery verdict (RECOVERY.md) and explains it. Run without arguments on a terminal (or `segtool shell`) for an interactive shell with completion and history.");
+        s.name("segtool");
         s.versionProvider(f.create(segtool.shell.Version.class));
         Bind.field(c, segtool.shell.Segtool.class, "spec").set(s);
         s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
@@ -111,21 +111,21 @@ public final class Models {
         s.addOption(option(c, segtool.shell.options.Selection.class, "streams", "field java.util.List<Long> segtool.shell.options.Selection.streams", "--stream")
                 .type(java.util.List.class).auxiliaryTypes(java.lang.Long.class).paramLabel("ID[,ID...]")
                 .arity(Range.valueOf("1").unspecified(true))
-                .splitRegex(",")
+                .converters(f.create(segtool.shell.options.Numbers.U64Converter.class))
                 .description("Only partitions of these streams (stream ids, comma-separated).")
-                .converters(f.create(segtool.shell.options.Numbers.U64Converter.class)).build());
+                .splitRegex(",").build());
         s.addOption(option(c, segtool.shell.options.Selection.class, "topics", "field java.util.List<Long> segtool.shell.options.Selection.topics", "--topic")
                 .type(java.util.List.class).auxiliaryTypes(java.lang.Long.class).paramLabel("ID[,ID...]")
                 .arity(Range.valueOf("1").unspecified(true))
-                .splitRegex(",")
+                .converters(f.create(segtool.shell.options.Numbers.U64Converter.class))
                 .description("Only partitions of these topics (topic ids, comma-separated).")
-                .converters(f.create(segtool.shell.options.Numbers.U64Converter.class)).build());
+                .splitRegex(",").build());
         s.addOption(option(c, segtool.shell.options.Selection.class, "partitions", "field java.util.List<Long> segtool.shell.options.Selection.partitions", "--partition")
                 .type(java.util.List.class).auxiliaryTypes(java.lang.Long.class).paramLabel("ID[,ID...]")
                 .arity(Range.valueOf("1").unspecified(true))
-                .splitRegex(",")
+                .converters(f.create(segtool.shell.options.Numbers.U64Converter.class))
                 .description("Only these partitions (partition ids, comma-separated).")
-                .converters(f.create(segtool.shell.options.Numbers.U64Converter.class)).build());
+                .splitRegex(",").build());
         return s;
     }
 
@@ -135,8 +135,8 @@ public final class Models {
         s.addOption(option(c, segtool.shell.options.VerdictOptions.class, "durability", "field segtool.shell.options.VerdictOptions$Mode segtool.shell.options.VerdictOptions.durability", "--durability")
                 .type(segtool.shell.options.VerdictOptions.Mode.class).paramLabel("persisted|replicated")
                 .arity("1")
-                .description("The topic's durability (RECOVERY 1 durable mode D: persisted = durable). Default: read from the data directory's metadata/ per topic; without metadata/, replicated. A value that contradicts the metadata is refused unless --override-durability. The value used and where it came from are printed on every verdict.")
-                .converters(f.create(segtool.shell.options.VerdictOptions.DurabilityConverter.class)).build());
+                .converters(f.create(segtool.shell.options.VerdictOptions.DurabilityConverter.class))
+                .description("The topic's durability (RECOVERY 1 durable mode D: persisted = durable). Default: read from the data directory's metadata/ per topic; without metadata/, replicated. A value that contradicts the metadata is refused unless --override-durability. The value used and where it came from are printed on every verdict.").build());
         s.addOption(option(c, segtool.shell.options.VerdictOptions.class, "enforceFsyncAlias", "field Boolean segtool.shell.options.VerdictOptions.enforceFsyncAlias", "--enforce-fsync")
                 .type(java.lang.Boolean.class).paramLabel("true|false")
                 .arity("0..1")
@@ -149,19 +149,19 @@ public final class Models {
         s.addOption(option(c, segtool.shell.options.VerdictOptions.class, "partitionId", "field Long segtool.shell.options.VerdictOptions.partitionId", "--partition-id")
                 .type(java.lang.Long.class).paramLabel("N")
                 .arity(Range.valueOf("1").unspecified(true))
-                .description("Partition id to check batches against, instead of the one taken from the path (an unsigned 64-bit number, as batch headers store it).")
-                .converters(f.create(segtool.shell.options.Numbers.U64Converter.class)).build());
+                .converters(f.create(segtool.shell.options.Numbers.U64Converter.class))
+                .description("Partition id to check batches against, instead of the one taken from the path (an unsigned 64-bit number, as batch headers store it).").build());
         s.addOption(option(c, segtool.shell.options.VerdictOptions.class, "maxMessageSizeUpper", "field long segtool.shell.options.VerdictOptions.maxMessageSizeUpper", "--max-message-size-upper")
                 .type(long.class).paramLabel("BYTES")
                 .arity(Range.valueOf("1").unspecified(true))
+                .converters(f.create(segtool.shell.options.Numbers.MessageSizeUpperConverter.class))
                 .defaultValue("268435456")
-                .description("The server build's MAX_MESSAGE_SIZE_UPPER_BYTES (default ${DEFAULT-VALUE}).")
-                .converters(f.create(segtool.shell.options.Numbers.MessageSizeUpperConverter.class)).build());
+                .description("The server build's MAX_MESSAGE_SIZE_UPPER_BYTES (default ${DEFAULT-VALUE}).").build());
         s.addOption(option(c, segtool.shell.options.VerdictOptions.class, "checkpoint", "field segtool.analyzers.recovery.Checkpoint segtool.shell.options.VerdictOptions.checkpoint", "--wal-checkpoint")
                 .type(segtool.analyzers.recovery.Checkpoint.class).paramLabel("START:LENGTH:NEXT")
                 .arity(Range.valueOf("1").unspecified(true))
-                .description("Judge as a boot that the partition's prepare WAL hands a checkpoint (RECOVERY 9): segment START is rebuilt from its first LENGTH bytes, segments from NEXT on are left out. Default: the checkpoint of the partition's prepares-<created_revision>/frontier, if any; a value that contradicts it is refused.")
-                .converters(f.create(segtool.shell.options.VerdictOptions.CheckpointConverter.class)).build());
+                .converters(f.create(segtool.shell.options.VerdictOptions.CheckpointConverter.class))
+                .description("Judge as a boot that the partition's prepare WAL hands a checkpoint (RECOVERY 9): segment START is rebuilt from its first LENGTH bytes, segments from NEXT on are left out. Default: the checkpoint of the partition's prepares-<created_revision>/frontier, if any; a value that contradicts it is refused.").build());
         return s;
     }
 
@@ -171,8 +171,8 @@ public final class Models {
         s.addOption(option(c, segtool.shell.options.ThreadsOption.class, "threads", "field Integer segtool.shell.options.ThreadsOption.threads", "--threads")
                 .type(java.lang.Integer.class).paramLabel("N")
                 .arity(Range.valueOf("1").unspecified(true))
-                .description("Cores to judge on (default: every available processor; -Dsegtool.threads=N in SEGTOOL_JAVA_OPTS sets the default). A data directory judges up to N partitions at once, one core each; a single partition is verified on N cores. Memory stays within about 2 x N read windows of 1 MiB. The verdict is the same whatever N.")
-                .converters(f.create(segtool.shell.options.ThreadsOption.Converter.class)).build());
+                .converters(f.create(segtool.shell.options.ThreadsOption.Converter.class))
+                .description("Cores to judge on (default: every available processor; -Dsegtool.threads=N in SEGTOOL_JAVA_OPTS sets the default). A data directory judges up to N partitions at once, one core each; a single partition is verified on N cores. Memory stays within about 2 x N read windows of 1 MiB. The verdict is the same whatever N.").build());
         return s;
     }
 
@@ -203,14 +203,14 @@ public final class Models {
     /** {@code segtool.shell.ScanCommand}. */
     private static CommandSpec m3_ScanCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.name("scan");
         s.usageMessage().description("Predict the server's boot-recovery verdict for a data directory, partition or segment.",
                 "%nNothing is changed. A data directory gets one row per partition, worst first; a partition or segment gets one row per segment.",
                 "Each partition is judged with the durability its topic has on disk (metadata/snapshot.bin advanced by metadata/journal.wal) and the checkpoint its prepares-<created_revision>/frontier holds; both are printed with where they came from. Without metadata/, --durability (default replicated) is used and that is said on every verdict. Where the server itself refuses (a stored enforce_fsync = true, unreadable metadata, a PrepareWal refusal) or the spec leaves a case open, the partition gets one line instead of a verdict.");
-        s.versionProvider(f.create(segtool.shell.Version.class));
         s.usageMessage().footer("%nExamples:",
                 "  segtool scan /var/lib/iggy/local_data",
                 "  segtool scan PARTITION --durability=persisted --json");
+        s.name("scan");
+        s.versionProvider(f.create(segtool.shell.Version.class));
         s.addPositional(positional(c, segtool.shell.ScanCommand.class, "paths", "field java.util.List<String> segtool.shell.ScanCommand.paths")
                 .type(java.util.List.class).auxiliaryTypes(java.lang.String.class).paramLabel("PATH")
                 .arity("0..*")
@@ -239,11 +239,9 @@ public final class Models {
     /** {@code segtool.shell.ExplainCommand}. */
     private static CommandSpec m8_ExplainCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.name("explain");
         s.usageMessage().description("Explain the recovery verdict in plain language, segment by segment, with a map.",
                 "%nFirst what the server will do at boot (accept as it is, change files and accept, or refuse, with the verdict's name in words), then per segment: a map scaled to the terminal width, what boot does to it, which offsets are kept and which bytes are at issue (ranges and counts), the exact plan and the next command to run. --detail adds how recovery decides, in the terms of RECOVERY.md: what the index claims and what the log proves, where each walk stopped and on which check, the probe and its budget, the step-back, the decision step, and what boot leaves unread.",
                 "Both durability values are judged; the one the topic has on disk (metadata/, else --durability, default replicated) is the verdict and the exit code, the other is shown beside it. In a data directory, clean partitions get one line each.");
-        s.versionProvider(f.create(segtool.shell.Version.class));
         s.usageMessage().footer("%nMap legend: = verified, ~ not re-read at boot (durable mode), - torn (dropped by recovery), X damaged, F foreign batch (verifies, another partition), O stale or duplicate batch (verifies, out of the offset chain), ? residue, S survivor, # fenced (moved aside by recovery), . not examined. The regions come from the engine; explain opens no file itself.",
                 "%n--json prints schema segtool.explain/2: the segtool.scan/4 report, plus per partition \"facts\" (topic/text pairs) and \"other_mode_report\" (the full report under the other durability), and per explained segment \"map\" (regions with from/to byte positions), \"survivors\" and \"facts\".",
                 "%nExamples:",
@@ -251,16 +249,18 @@ public final class Models {
                 "  segtool explain PARTITION 4096 --durability=persisted   # one segment, persisted topic",
                 "  segtool explain PARTITION --detail                      # with the decision steps and walks",
                 "  segtool explain PARTITION --json | jq '.partitions[0].facts'");
+        s.name("explain");
+        s.versionProvider(f.create(segtool.shell.Version.class));
         s.addPositional(positional(c, segtool.shell.ExplainCommand.class, "path", "field java.nio.file.Path segtool.shell.ExplainCommand.path")
                 .type(java.nio.file.Path.class).paramLabel("PATH")
-                .index("0")
                 .arity("0..1")
-                .description("Data directory, partition directory or segment file. Default: the open path.").build());
+                .description("Data directory, partition directory or segment file. Default: the open path.")
+                .index("0").build());
         s.addPositional(positional(c, segtool.shell.ExplainCommand.class, "segment", "field String segtool.shell.ExplainCommand.segment")
                 .type(java.lang.String.class).paramLabel("SEGMENT")
-                .index("1")
                 .arity("0..1")
-                .description("Only this segment: its start offset or file name.").build());
+                .description("Only this segment: its start offset or file name.")
+                .index("1").build());
         CommandSpec mixin5 = m5_VerdictOptions(Bind.mixin(c, segtool.shell.ExplainCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
         s.addMixin("verdict", mixin5);
         CommandSpec mixin6 = m6_ThreadsOption(Bind.mixin(c, segtool.shell.ExplainCommand.class, "threads", segtool.shell.options.ThreadsOption.class, f), f, s);
@@ -292,32 +292,32 @@ public final class Models {
         s.addOption(option(c, segtool.shell.options.ReadOptions.class, "partitionId", "field Long segtool.shell.options.ReadOptions.partitionId", "--partition-id")
                 .type(java.lang.Long.class).paramLabel("N")
                 .arity(Range.valueOf("1").unspecified(true))
-                .description("Partition id to check batches against, instead of the one taken from the path (an unsigned 64-bit number, as batch headers store it).")
-                .converters(f.create(segtool.shell.options.Numbers.U64Converter.class)).build());
+                .converters(f.create(segtool.shell.options.Numbers.U64Converter.class))
+                .description("Partition id to check batches against, instead of the one taken from the path (an unsigned 64-bit number, as batch headers store it).").build());
         s.addOption(option(c, segtool.shell.options.ReadOptions.class, "maxMessageSizeUpper", "field long segtool.shell.options.ReadOptions.maxMessageSizeUpper", "--max-message-size-upper")
                 .type(long.class).paramLabel("BYTES")
                 .arity(Range.valueOf("1").unspecified(true))
+                .converters(f.create(segtool.shell.options.Numbers.MessageSizeUpperConverter.class))
                 .defaultValue("268435456")
-                .description("The server build's MAX_MESSAGE_SIZE_UPPER_BYTES (default ${DEFAULT-VALUE}); a batch_length above it plus 256 is treated as damage.")
-                .converters(f.create(segtool.shell.options.Numbers.MessageSizeUpperConverter.class)).build());
+                .description("The server build's MAX_MESSAGE_SIZE_UPPER_BYTES (default ${DEFAULT-VALUE}); a batch_length above it plus 256 is treated as damage.").build());
         return s;
     }
 
     /** {@code segtool.shell.SegmentsCommand}. */
     private static CommandSpec m9_SegmentsCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.name("segments");
         s.usageMessage().description("List a partition's segments and every other file beside them.",
                 "%nSegments in chain order with file sizes, index entries, first offset and timestamp, and the end offset found by walking batch headers after the last index entry (cheap; no checksums, so not a verdict). Flags gaps and overlaps between neighbours, torn index appends, non-canonical names, and lists the other files: anchors (decoded), scratch and orphan files the boot sweep deletes, consumer offsets, and fence directories beside the partition.");
-        s.versionProvider(f.create(segtool.shell.Version.class));
         s.usageMessage().footer("%nExamples:",
                 "  segtool segments /var/lib/iggy/local_data/streams/1/topics/1/partitions/1",
                 "  segtool segments DATA_DIR --json      # every partition");
+        s.name("segments");
+        s.versionProvider(f.create(segtool.shell.Version.class));
         s.addPositional(positional(c, segtool.shell.SegmentsCommand.class, "path", "field java.nio.file.Path segtool.shell.SegmentsCommand.path")
                 .type(java.nio.file.Path.class).paramLabel("PATH")
-                .index("0")
                 .arity("0..1")
-                .description("Partition directory, one of its segment files, or a data directory. Default: the open path.").build());
+                .description("Partition directory, one of its segment files, or a data directory. Default: the open path.")
+                .index("0").build());
         CommandSpec mixin9 = m4_Selection(Bind.mixin(c, segtool.shell.SegmentsCommand.class, "selection", segtool.shell.options.Selection.class, f), f, s);
         s.addMixin("selection", mixin9);
         CommandSpec mixin10 = m10_ReadOptions(Bind.mixin(c, segtool.shell.SegmentsCommand.class, "read", segtool.shell.options.ReadOptions.class, f), f, s);
@@ -332,18 +332,18 @@ public final class Models {
     /** {@code segtool.shell.IndexCommand}. */
     private static CommandSpec m11_IndexCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.name("index");
         s.usageMessage().description("List a segment's index entries and whether each maps to its batch.",
                 "%nEntries (offset, timestamp, position) are checked against the log: the structure rules of RECOVERY 4.2 (entries ascend; the first is (start offset, 0)), the header match boot performs (Matches: partition, base_offset, base_timestamp, message_count > 0, fits), and whether the batch it points at verifies (checksums, which boot does not compute here).");
-        s.versionProvider(f.create(segtool.shell.Version.class));
         s.usageMessage().footer("%nExamples:",
                 "  segtool index PARTITION/00000000000000000000.index",
                 "  segtool index PARTITION/4096 --no-verify --limit 20");
+        s.name("index");
+        s.versionProvider(f.create(segtool.shell.Version.class));
         s.addPositional(positional(c, segtool.shell.IndexCommand.class, "segment", "field java.nio.file.Path segtool.shell.IndexCommand.segment")
                 .type(java.nio.file.Path.class).paramLabel("SEGMENT")
-                .index("0")
                 .arity("0..1")
-                .description("Segment: its .index or .log file, PARTITION/<start offset>, or (in the shell) a start offset of the open partition.").build());
+                .description("Segment: its .index or .log file, PARTITION/<start offset>, or (in the shell) a start offset of the open partition.")
+                .index("0").build());
         s.addOption(option(c, segtool.shell.IndexCommand.class, "noVerify", "field boolean segtool.shell.IndexCommand.noVerify", "--no-verify")
                 .type(boolean.class).paramLabel("<noVerify>")
                 .arity(Range.valueOf("0").unspecified(true))
@@ -351,8 +351,8 @@ public final class Models {
         s.addOption(option(c, segtool.shell.IndexCommand.class, "limit", "field Long segtool.shell.IndexCommand.limit", "--limit")
                 .type(java.lang.Long.class).paramLabel("N")
                 .arity(Range.valueOf("1").unspecified(true))
-                .description("Show at most N entries (all are still checked for the summary).")
-                .converters(f.create(segtool.shell.options.Numbers.U64Converter.class)).build());
+                .converters(f.create(segtool.shell.options.Numbers.U64Converter.class))
+                .description("Show at most N entries (all are still checked for the summary).").build());
         CommandSpec mixin12 = m10_ReadOptions(Bind.mixin(c, segtool.shell.IndexCommand.class, "read", segtool.shell.options.ReadOptions.class, f), f, s);
         s.addMixin("read", mixin12);
         CommandSpec mixin13 = m7_OutputOptions(Bind.mixin(c, segtool.shell.IndexCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
@@ -365,29 +365,29 @@ public final class Models {
     /** {@code segtool.shell.BatchesCommand}. */
     private static CommandSpec m12_BatchesCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.name("batches");
         s.usageMessage().description("List a segment's batch records with offsets, timestamps and checksum status.",
                 "%nPer record: position, length, offsets, message count, timestamps and whether the record verifies (F 2.5: header, frame tiling, per-message and batch XXH3). The walk follows batch_length from header to header; a record that fails its checksum is marked and the walk goes on, but a header that does not decode or a length that runs past the end stops it, and the output says where and why.");
-        s.versionProvider(f.create(segtool.shell.Version.class));
         s.usageMessage().footer("%nExamples:",
                 "  segtool batches PARTITION/00000000000000000000.log",
                 "  segtool batches PARTITION/4096 --from 1048576 --limit 10",
                 "  segtool batches PARTITION/0 --ndjson | jq -c 'select(.type == \"batch\" and .verifies == false)'");
+        s.name("batches");
+        s.versionProvider(f.create(segtool.shell.Version.class));
         s.addPositional(positional(c, segtool.shell.BatchesCommand.class, "segment", "field java.nio.file.Path segtool.shell.BatchesCommand.segment")
                 .type(java.nio.file.Path.class).paramLabel("SEGMENT")
-                .index("0")
                 .arity("0..1")
-                .description("Segment: its .log or .index file, PARTITION/<start offset>, or (in the shell) a start offset of the open partition.").build());
+                .description("Segment: its .log or .index file, PARTITION/<start offset>, or (in the shell) a start offset of the open partition.")
+                .index("0").build());
         s.addOption(option(c, segtool.shell.BatchesCommand.class, "from", "field Long segtool.shell.BatchesCommand.from", "--from")
                 .type(java.lang.Long.class).paramLabel("POSITION")
                 .arity(Range.valueOf("1").unspecified(true))
-                .description("Start at this byte position (a batch boundary, e.g. from `index` or `explain`). Default 0.")
-                .converters(f.create(segtool.shell.options.Numbers.U64Converter.class)).build());
+                .converters(f.create(segtool.shell.options.Numbers.U64Converter.class))
+                .description("Start at this byte position (a batch boundary, e.g. from `index` or `explain`). Default 0.").build());
         s.addOption(option(c, segtool.shell.BatchesCommand.class, "limit", "field Long segtool.shell.BatchesCommand.limit", "--limit")
                 .type(java.lang.Long.class).paramLabel("N")
                 .arity(Range.valueOf("1").unspecified(true))
-                .description("Stop after N batches.")
-                .converters(f.create(segtool.shell.options.Numbers.U64Converter.class)).build());
+                .converters(f.create(segtool.shell.options.Numbers.U64Converter.class))
+                .description("Stop after N batches.").build());
         s.addOption(option(c, segtool.shell.BatchesCommand.class, "noVerify", "field boolean segtool.shell.BatchesCommand.noVerify", "--no-verify")
                 .type(boolean.class).paramLabel("<noVerify>")
                 .arity(Range.valueOf("0").unspecified(true))
@@ -408,25 +408,25 @@ public final class Models {
     /** {@code segtool.shell.MessagesCommand}. */
     private static CommandSpec m13_MessagesCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.name("messages");
         s.usageMessage().description("Show messages with typed user headers and decoded payloads.",
                 "%nPer message: offset, id, server and producer timestamps, typed user headers and the payload (UTF-8 text when printable, else hex; LZ4 payloads decoded when the headers say iggy-compression: lz4). Starts at --offset (found through the index) or at the beginning, and crosses segments when given a partition. Only records that verify are shown; at damage the output stops and says where.");
-        s.versionProvider(f.create(segtool.shell.Version.class));
         s.usageMessage().footer("%nExamples:",
                 "  segtool messages PARTITION --offset 123456 --limit 5",
                 "  segtool messages PARTITION/00000000000000004096.log --format hex",
                 "  segtool messages PARTITION --offset 42 --limit 1 --json | jq -r '.messages[0].payload_text'",
                 "  segtool messages PARTITION --ndjson > messages.ndjson   # every message, one line each");
+        s.name("messages");
+        s.versionProvider(f.create(segtool.shell.Version.class));
         s.addPositional(positional(c, segtool.shell.MessagesCommand.class, "target", "field java.nio.file.Path segtool.shell.MessagesCommand.target")
                 .type(java.nio.file.Path.class).paramLabel("SEGMENT|PARTITION")
-                .index("0")
                 .arity("0..1")
-                .description("A segment (.log/.index file, PARTITION/<start offset>, or in the shell an offset: the segment holding it) or a partition directory. Default: the open path.").build());
+                .description("A segment (.log/.index file, PARTITION/<start offset>, or in the shell an offset: the segment holding it) or a partition directory. Default: the open path.")
+                .index("0").build());
         s.addOption(option(c, segtool.shell.MessagesCommand.class, "offset", "field Long segtool.shell.MessagesCommand.offset", "--offset")
                 .type(java.lang.Long.class).paramLabel("N")
                 .arity(Range.valueOf("1").unspecified(true))
-                .description("First message offset to show. Default: the first message.")
-                .converters(f.create(segtool.shell.options.Numbers.U64Converter.class)).build());
+                .converters(f.create(segtool.shell.options.Numbers.U64Converter.class))
+                .description("First message offset to show. Default: the first message.").build());
         s.addOption(option(c, segtool.shell.MessagesCommand.class, "limit", "field Long segtool.shell.MessagesCommand.limit", "--limit")
                 .type(java.lang.Long.class).paramLabel("N")
                 .arity(Range.valueOf("1").unspecified(true))
@@ -457,35 +457,35 @@ public final class Models {
     /** {@code segtool.shell.HexdumpCommand}. */
     private static CommandSpec m15_HexdumpCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.name("hexdump");
         s.usageMessage().description("Dump bytes of a log with the batch and frame fields they hold.",
                 "%nBytes come 16 per line, with the fields that start on each line named: batch header fields (partition_id, base_offset, timestamps, batch_length, checksum, message_count, reserved) and frame header fields, payloads and user headers. Record boundaries come from the index entry at or below POSITION and the chain of batch_length values from there; where that chain breaks, the would-be header is shown with what is wrong with it.");
-        s.versionProvider(f.create(segtool.shell.Version.class));
         s.usageMessage().footer("%nPOSITION and LENGTH are decimal or 0x hex; LENGTH defaults to 256. The dump is read in windows,",
                 "so any length is safe; it ends at the end of the log.",
                 "%nExamples:",
                 "  segtool hexdump PARTITION/00000000000000000000.log 1048576",
                 "  segtool hexdump PARTITION/4096 0x1f400 512");
+        s.name("hexdump");
+        s.versionProvider(f.create(segtool.shell.Version.class));
         s.addPositional(positional(c, segtool.shell.HexdumpCommand.class, "segment", "field java.nio.file.Path segtool.shell.HexdumpCommand.segment")
                 .type(java.nio.file.Path.class).paramLabel("SEGMENT")
                 .arity(Range.valueOf("1").unspecified(true))
-                .index("0")
                 .description("Segment: its .log or .index file, PARTITION/<start offset>, or (in the shell) a start offset of the open partition.")
+                .index("0")
                 .required(true).build());
         s.addPositional(positional(c, segtool.shell.HexdumpCommand.class, "position", "field long segtool.shell.HexdumpCommand.position")
                 .type(long.class).paramLabel("POSITION")
                 .arity(Range.valueOf("1").unspecified(true))
-                .index("1")
-                .description("Byte position in the log to start at.")
                 .converters(f.create(segtool.shell.options.Numbers.U64Converter.class))
+                .description("Byte position in the log to start at.")
+                .index("1")
                 .required(true).build());
         s.addPositional(positional(c, segtool.shell.HexdumpCommand.class, "length", "field long segtool.shell.HexdumpCommand.length")
                 .type(long.class).paramLabel("LENGTH")
-                .index("2")
-                .defaultValue("256")
                 .arity("0..1")
+                .converters(f.create(segtool.shell.options.Numbers.U64Converter.class))
+                .defaultValue("256")
                 .description("Bytes to dump (default ${DEFAULT-VALUE}).")
-                .converters(f.create(segtool.shell.options.Numbers.U64Converter.class)).build());
+                .index("2").build());
         CommandSpec mixin18 = m10_ReadOptions(Bind.mixin(c, segtool.shell.HexdumpCommand.class, "read", segtool.shell.options.ReadOptions.class, f), f, s);
         s.addMixin("read", mixin18);
         CommandSpec mixin19 = m7_OutputOptions(Bind.mixin(c, segtool.shell.HexdumpCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
@@ -498,18 +498,18 @@ public final class Models {
     /** {@code segtool.shell.StatsCommand}. */
     private static CommandSpec m16_StatsCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.name("stats");
         s.usageMessage().description("Count segments, batches, messages, offsets and time range (headers only).",
                 "%nCounts what a data directory, partition or segment holds by walking batch headers from byte 0: segments, bytes, index density, batches (and empty ones), messages, offsets, time range, batch sizes. Checksums are not computed (use scan or explain for that); a walk that cannot reach the end of a log says where it stopped.");
-        s.versionProvider(f.create(segtool.shell.Version.class));
         s.usageMessage().footer("%nExamples:",
                 "  segtool stats /var/lib/iggy/local_data",
                 "  segtool stats PARTITION --segments");
+        s.name("stats");
+        s.versionProvider(f.create(segtool.shell.Version.class));
         s.addPositional(positional(c, segtool.shell.StatsCommand.class, "path", "field java.nio.file.Path segtool.shell.StatsCommand.path")
                 .type(java.nio.file.Path.class).paramLabel("PATH")
-                .index("0")
                 .arity("0..1")
-                .description("Data directory, partition directory or segment file. Default: the open path.").build());
+                .description("Data directory, partition directory or segment file. Default: the open path.")
+                .index("0").build());
         s.addOption(option(c, segtool.shell.StatsCommand.class, "perSegment", "field boolean segtool.shell.StatsCommand.perSegment", "--segments")
                 .type(boolean.class).paramLabel("<perSegment>")
                 .arity(Range.valueOf("0").unspecified(true))
@@ -547,11 +547,8 @@ public final class Models {
     /** {@code segtool.shell.repair.RepairCommand}. */
     private static CommandSpec m17_RepairCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.name("repair");
         s.usageMessage().description("Make a partition's files what the server's boot recovery would make them, so the next boot finds nothing to do: sweep scratch and orphan files, install rebuilt indexes, truncate torn tails (log before index), fence segments that recover empty. Refused partitions are explained and left as they are, unless --accept-loss.",
                 "Dry run by default. With --apply, every byte that leaves a file is first copied into <partition>.segtool-quarantine.<time>/ beside the partition (with an XXH3-checked manifest); `segtool restore` puts it back. An interrupted --apply is finished by running it again. Refuses (exit 4) while another process has files under the data directory open, unless --force.");
-        s.versionProvider(f.create(segtool.shell.Version.class));
-        s.usageMessage().exitCodeListHeading("%nExit codes:%n");
         s.usageMessage().exitCodeList(UsageMessageSpec.keyValuesMap("0:nothing to change, or --apply succeeded: the next boot accepts everything as it is",
                 "1:files would change (dry run), or still need changes",
                 "2:refused: recovery refuses the partition, or rebuild-index cannot rebuild; nothing changed",
@@ -559,11 +556,14 @@ public final class Models {
                 "4:another process has files under the data directory open, or another segtool run holds the partition's lock (<partition>.segtool-lock, its PID is named); nothing changed",
                 "64:usage error",
                 "130:cancelled (Ctrl-C)"));
+        s.usageMessage().exitCodeListHeading("%nExit codes:%n");
+        s.name("repair");
+        s.versionProvider(f.create(segtool.shell.Version.class));
         s.addPositional(positional(c, segtool.shell.repair.RepairCommand.class, "path", "field String segtool.shell.repair.RepairCommand.path")
                 .type(java.lang.String.class).paramLabel("PATH")
-                .index("0")
                 .arity("0..1")
-                .description("Partition directory or data directory. Default: the open path.").build());
+                .description("Partition directory or data directory. Default: the open path.")
+                .index("0").build());
         CommandSpec mixin23 = m4_Selection(Bind.mixin(c, segtool.shell.repair.RepairCommand.class, "selection", segtool.shell.options.Selection.class, f), f, s);
         s.addMixin("selection", mixin23);
         CommandSpec mixin24 = m5_VerdictOptions(Bind.mixin(c, segtool.shell.repair.RepairCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
@@ -588,11 +588,8 @@ public final class Models {
     /** {@code segtool.shell.repair.RebuildIndexCommand}. */
     private static CommandSpec m19_RebuildIndexCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.name("rebuild-index");
         s.usageMessage().description("Replace a segment's index (or every segment's, for a partition) with one rebuilt from the log as the server rebuilds it: an entry for the first non-empty batch, then one each time at least 65,536 bytes of log have passed.",
                 "Refuses when the walk from byte 0 does not reach the end of the log (a torn or damaged tail is repair's job) and when the partition is refused. Dry run by default; --apply writes <S>.index.staging, forces it, renames it over <S>.index and forces the directory, after copying the old index into <partition>.segtool-quarantine.<time>/.");
-        s.versionProvider(f.create(segtool.shell.Version.class));
-        s.usageMessage().exitCodeListHeading("%nExit codes:%n");
         s.usageMessage().exitCodeList(UsageMessageSpec.keyValuesMap("0:nothing to change, or --apply succeeded: the next boot accepts everything as it is",
                 "1:files would change (dry run), or still need changes",
                 "2:refused: recovery refuses the partition, or rebuild-index cannot rebuild; nothing changed",
@@ -600,11 +597,14 @@ public final class Models {
                 "4:another process has files under the data directory open, or another segtool run holds the partition's lock (<partition>.segtool-lock, its PID is named); nothing changed",
                 "64:usage error",
                 "130:cancelled (Ctrl-C)"));
+        s.usageMessage().exitCodeListHeading("%nExit codes:%n");
+        s.name("rebuild-index");
+        s.versionProvider(f.create(segtool.shell.Version.class));
         s.addPositional(positional(c, segtool.shell.repair.RebuildIndexCommand.class, "path", "field String segtool.shell.repair.RebuildIndexCommand.path")
                 .type(java.lang.String.class).paramLabel("PATH")
-                .index("0")
                 .arity("0..1")
-                .description("A segment file (<S>.log or <S>.index) or a partition directory. Default: the open path.").build());
+                .description("A segment file (<S>.log or <S>.index) or a partition directory. Default: the open path.")
+                .index("0").build());
         CommandSpec mixin27 = m5_VerdictOptions(Bind.mixin(c, segtool.shell.repair.RebuildIndexCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
         s.addMixin("verdict", mixin27);
         CommandSpec mixin28 = m18_RepairOptions(Bind.mixin(c, segtool.shell.repair.RebuildIndexCommand.class, "repair", segtool.shell.repair.RepairOptions.class, f), f, s);
@@ -619,12 +619,9 @@ public final class Models {
     /** {@code segtool.shell.repair.RestoreCommand}. */
     private static CommandSpec m20_RestoreCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.name("restore");
         s.usageMessage().description("Put back every byte a repair or rebuild-index copied into a quarantine directory: truncated tails appended again, replaced or deleted files recreated (temporary file, forced, renamed), fenced segments moved back, files segtool created removed. Works on a finished or an interrupted repair.",
                 "Checks first that every file is in a state segtool can have left; if the server has written since, nothing is changed. Dry run by default; --apply restores. Running it again after a crash finishes the job.",
                 "A file with more than one hard link (a .log the prepare WAL retains as prepares-*/segment-*.log, linked after the repair) is never written, in place or by a rename over it: writing in place writes the WAL's copy too, and the WAL open re-creates the public name from its inode at every boot (METADATA 6.7). restore refuses with one line naming the file, exit 2.");
-        s.versionProvider(f.create(segtool.shell.Version.class));
-        s.usageMessage().exitCodeListHeading("%nExit codes:%n");
         s.usageMessage().exitCodeList(UsageMessageSpec.keyValuesMap("0:restored, or nothing left to restore",
                 "1:dry run: restore would change files",
                 "2:a file changed since the repair (or gained a second hard link); nothing restored",
@@ -632,11 +629,14 @@ public final class Models {
                 "4:another process has files under the data directory open, or another segtool run holds the partition's lock (<partition>.segtool-lock, its PID is named); nothing changed",
                 "64:usage error",
                 "130:cancelled (Ctrl-C)"));
+        s.usageMessage().exitCodeListHeading("%nExit codes:%n");
+        s.name("restore");
+        s.versionProvider(f.create(segtool.shell.Version.class));
         s.addPositional(positional(c, segtool.shell.repair.RestoreCommand.class, "quarantine", "field java.nio.file.Path segtool.shell.repair.RestoreCommand.quarantine")
                 .type(java.nio.file.Path.class).paramLabel("QUARANTINE")
                 .arity(Range.valueOf("1").unspecified(true))
-                .index("0")
                 .description("A <partition>.segtool-quarantine.<time> directory.")
+                .index("0")
                 .required(true).build());
         CommandSpec mixin30 = m18_RepairOptions(Bind.mixin(c, segtool.shell.repair.RestoreCommand.class, "repair", segtool.shell.repair.RepairOptions.class, f), f, s);
         s.addMixin("repair", mixin30);
@@ -650,15 +650,15 @@ public final class Models {
     /** {@code segtool.shell.PackCommand}. */
     private static CommandSpec m21_PackCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.name("pack");
         s.usageMessage().description("Write a crash dump of a partition or data directory: a tar in an LZ4 frame (or a plain tar when OUT ends in .tar), with a manifest of every file's size and XXH3-64; modes and times are kept. Every read-only command opens the dump in place of the directory, and a path inside it as DUMP::PATH.",
                 "Symbolic links, devices and other special files are left out and listed in the manifest.");
+        s.name("pack");
         s.versionProvider(f.create(segtool.shell.Version.class));
         s.addPositional(positional(c, segtool.shell.PackCommand.class, "source", "field java.nio.file.Path segtool.shell.PackCommand.source")
                 .type(java.nio.file.Path.class).paramLabel("PATH")
                 .arity(Range.valueOf("1").unspecified(true))
-                .index("0")
                 .description("Partition or data directory to pack.")
+                .index("0")
                 .required(true).build());
         s.addOption(option(c, segtool.shell.PackCommand.class, "out", "field java.nio.file.Path segtool.shell.PackCommand.out", "-o",
                 "--output")
@@ -676,15 +676,15 @@ public final class Models {
     /** {@code segtool.shell.SampleCommand}. */
     private static CommandSpec m22_SampleCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.name("sample");
         s.usageMessage().description("Write sample partitions built with the byte-exact writer, one per recovery outcome (healthy, torn tail, InteriorDamage, Hole, ...) plus a small realistic data directory. Each lands in OUT/<shape>/ with an expected.json saying what recovery does with it.",
                 "Use --list to see the shapes and what recovery does with each.");
+        s.name("sample");
         s.versionProvider(f.create(segtool.shell.Version.class));
         s.addPositional(positional(c, segtool.shell.SampleCommand.class, "out", "field java.nio.file.Path segtool.shell.SampleCommand.out")
                 .type(java.nio.file.Path.class).paramLabel("OUT")
-                .index("0")
                 .arity("0..1")
-                .description("Directory to write the samples into.").build());
+                .description("Directory to write the samples into.")
+                .index("0").build());
         s.addOption(option(c, segtool.shell.SampleCommand.class, "shapes", "field java.util.List<String> segtool.shell.SampleCommand.shapes", "--shape")
                 .type(java.util.List.class).auxiliaryTypes(java.lang.String.class).paramLabel("NAME")
                 .arity(Range.valueOf("1").unspecified(true))
@@ -703,21 +703,21 @@ public final class Models {
     /** {@code segtool.shell.ShellCommand}. */
     private static CommandSpec m23_ShellCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.name("shell");
         s.usageMessage().description("Start the interactive shell (completion, history, Ctrl-C cancels a command).",
                 "%nEvery command is available, plus open PATH (sets the default PATH and the prompt), close, clear, help, exit/quit. Tab completes commands, options, paths, segment start offsets of the open partition and offsets; history is kept in ~/.segtool_history (or $SEGTOOL_HISTORY). Ctrl-C cancels the running command, not the shell; Ctrl-D or exit leaves.",
                 "A bare `segtool` on a terminal starts it too. Works on dumb terminals (TERM=dumb) and under tmux.");
-        s.versionProvider(f.create(segtool.shell.Version.class));
         s.usageMessage().footer("%nInside the shell, PATH arguments default to the open path, and SEGMENT may be an offset: a segment's start offset, or any offset inside the open partition, taken as the segment that holds it (the last one starting at or below it; messages then starts at that offset):",
                 "  segtool> open /var/lib/iggy/local_data/streams/1/topics/1/partitions/1",
                 "  segtool s1/t1/p1> explain",
                 "  segtool s1/t1/p1> batches 4096 --limit 5",
                 "  segtool s1/t1/p1> messages 4200 --limit 3   # from offset 4200, in segment 4096");
+        s.name("shell");
+        s.versionProvider(f.create(segtool.shell.Version.class));
         s.addPositional(positional(c, segtool.shell.ShellCommand.class, "path", "field java.nio.file.Path segtool.shell.ShellCommand.path")
                 .type(java.nio.file.Path.class).paramLabel("PATH")
-                .index("0")
                 .arity("0..1")
-                .description("Data directory, partition directory or segment file to open first.").build());
+                .description("Data directory, partition directory or segment file to open first.")
+                .index("0").build());
         s.addMixin("mixinStandardHelpOptions", m2_AutoHelpMixin(Bind.instance("picocli.CommandLine$AutoHelpMixin"), f, s));
         return s;
     }
@@ -725,25 +725,25 @@ public final class Models {
     /** {@code segtool.shell.SalvageCommand}. */
     private static CommandSpec m24_SalvageCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.name("salvage");
         s.usageMessage().description("Copy every batch record that verifies into a new side archive, with where it came from. Reads only: the partition, its .fenced.<n> directories and its segtool quarantines are never changed.",
                 "%nThe whole partition is searched, past interior damage too, by the damage probe's candidate rules (RECOVERY 4.7) without its budget. OUT is a new directory: batches.log (each record's original bytes), batches.ndjson (one line per record: source file and byte position, offsets, timestamps, checksums, and whether it lies in the verified chain, past damage, in a fence or a quarantine), salvage.json (which offset ranges the archive holds and which are lost), and with --format ndjson messages.ndjson (one line per message, for replay through a producer). See docs/salvage.md.");
-        s.versionProvider(f.create(segtool.shell.Version.class));
-        s.usageMessage().footer("%nExamples:",
-                "  segtool salvage PARTITION -o /safe/p1-salvage",
-                "  segtool salvage PARTITION -o /safe/p1-salvage --format ndjson --include-unverified",
-                "  jq -c 'select(.location == \"past_damage\")' /safe/p1-salvage/batches.ndjson");
-        s.usageMessage().exitCodeListHeading("%nExit codes:%n");
         s.usageMessage().exitCodeList(UsageMessageSpec.keyValuesMap("0:the archive holds every byte and offset the partition's files show",
                 "1:the archive was written, but some bytes or offsets are lost (listed)",
                 "3:I/O error; OUT was not created",
                 "64:usage error: PATH is not a partition, or OUT exists, is a symlink or lies inside what is read",
                 "130:cancelled; OUT was not created"));
+        s.usageMessage().exitCodeListHeading("%nExit codes:%n");
+        s.usageMessage().footer("%nExamples:",
+                "  segtool salvage PARTITION -o /safe/p1-salvage",
+                "  segtool salvage PARTITION -o /safe/p1-salvage --format ndjson --include-unverified",
+                "  jq -c 'select(.location == \"past_damage\")' /safe/p1-salvage/batches.ndjson");
+        s.name("salvage");
+        s.versionProvider(f.create(segtool.shell.Version.class));
         s.addPositional(positional(c, segtool.shell.SalvageCommand.class, "target", "field java.nio.file.Path segtool.shell.SalvageCommand.target")
                 .type(java.nio.file.Path.class).paramLabel("PARTITION")
                 .arity(Range.valueOf("1").unspecified(true))
-                .index("0")
                 .description("The partition directory to salvage.")
+                .index("0")
                 .required(true).build());
         s.addOption(option(c, segtool.shell.SalvageCommand.class, "out", "field java.nio.file.Path segtool.shell.SalvageCommand.out", "-o",
                 "--output")
@@ -772,25 +772,25 @@ public final class Models {
     /** {@code segtool.shell.DoctorCommand}. */
     private static CommandSpec m25_DoctorCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.name("doctor");
         s.usageMessage().description("Report what needs attention in a data directory or partition, with the exact next command for each: refused partitions and why (with the offsets at stake), partitions boot would change, <partition>.fenced.<n> directories (what they hold, which offsets, whether their bytes verify, when they were fenced, how to re-admit them), pending segtool quarantines with their restore command, scratch and orphan files, non-canonical segment names. Reads only.",
                 "%n--json prints the segtool.doctor/1 report (docs/doctor-json.md).");
-        s.versionProvider(f.create(segtool.shell.Version.class));
-        s.usageMessage().footer("%nExamples:",
-                "  segtool doctor /var/lib/iggy",
-                "  segtool doctor /var/lib/iggy --json | jq '.findings[] | select(.kind == \"fence\")'");
-        s.usageMessage().exitCodeListHeading("%nExit codes:%n");
         s.usageMessage().exitCodeList(UsageMessageSpec.keyValuesMap("0:nothing needs attention",
                 "1:something needs attention (listed); no partition is refused",
                 "2:at least one partition is refused",
                 "3:a partition or quarantine could not be read",
                 "64:usage error",
                 "130:cancelled (Ctrl-C)"));
+        s.usageMessage().exitCodeListHeading("%nExit codes:%n");
+        s.usageMessage().footer("%nExamples:",
+                "  segtool doctor /var/lib/iggy",
+                "  segtool doctor /var/lib/iggy --json | jq '.findings[] | select(.kind == \"fence\")'");
+        s.name("doctor");
+        s.versionProvider(f.create(segtool.shell.Version.class));
         s.addPositional(positional(c, segtool.shell.DoctorCommand.class, "target", "field java.nio.file.Path segtool.shell.DoctorCommand.target")
                 .type(java.nio.file.Path.class).paramLabel("PATH")
                 .arity(Range.valueOf("1").unspecified(true))
-                .index("0")
                 .description("A data directory (holding streams/) or a partition.")
+                .index("0")
                 .required(true).build());
         CommandSpec mixin36 = m5_VerdictOptions(Bind.mixin(c, segtool.shell.DoctorCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
         s.addMixin("verdict", mixin36);
@@ -804,20 +804,20 @@ public final class Models {
     /** {@code segtool.shell.CompareCommand}. */
     private static CommandSpec m26_CompareCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.name("compare");
         s.usageMessage().description("Compare replicas of the same partitions: one PATH per replica (data directory, partition directory or crash dump). Nothing is changed.",
                 "%nPartitions are joined by identity; per partition: each replica's verdict and verified chain, the .log digests (XXH3-64; .index files are not compared), the first divergence at batch granularity, the replicas whose chain is a prefix of another's, the donor (the replica whose verified chain covers the most offsets) and the segment byte ranges every other replica would take from it. The same comparison as `collect` on each node followed by `plan`.");
-        s.versionProvider(f.create(segtool.shell.Version.class));
-        s.usageMessage().footer("%nExamples:",
-                "  segtool compare node1/local_data node2/local_data node3-dump.tar.lz4",
-                "  segtool compare --json --durability=persisted A/streams/1/topics/1/partitions/1 B/.../partitions/1");
-        s.usageMessage().exitCodeListHeading("%nExit codes:%n");
         s.usageMessage().exitCodeList(UsageMessageSpec.keyValuesMap("0:all replicas agree (the same segments, the same .log bytes)",
                 "1:replicas differ, and the donor's verified chain holds everything any replica holds",
                 "2:some offsets verify on a replica but are in no replica's verified chain",
                 "3:an I/O error prevented judging a replica",
                 "64:usage error: bad arguments, or PATH names nothing segtool can open",
                 "130:cancelled (Ctrl-C)"));
+        s.usageMessage().exitCodeListHeading("%nExit codes:%n");
+        s.usageMessage().footer("%nExamples:",
+                "  segtool compare node1/local_data node2/local_data node3-dump.tar.lz4",
+                "  segtool compare --json --durability=persisted A/streams/1/topics/1/partitions/1 B/.../partitions/1");
+        s.name("compare");
+        s.versionProvider(f.create(segtool.shell.Version.class));
         s.addPositional(positional(c, segtool.shell.CompareCommand.class, "paths", "field java.util.List<String> segtool.shell.CompareCommand.paths")
                 .type(java.util.List.class).auxiliaryTypes(java.lang.String.class).paramLabel("PATH")
                 .arity("2..*")
@@ -840,23 +840,23 @@ public final class Models {
     /** {@code segtool.shell.CollectCommand}. */
     private static CommandSpec m27_CollectCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.name("collect");
         s.usageMessage().description("Write a compact manifest (segtool.manifest/1, NDJSON; gzip when MANIFEST ends in .gz) of every partition under PATH: identity, durability and its source, the verdict and verified chain, per segment the start offset, .log length and XXH3-64, and per batch base_offset, position, batch_length, batch_checksum and message_count; anchors and the WAL checkpoint. Never payloads. Nothing else is changed.",
                 "%nRun it on every node, then `segtool plan` on the manifests (docs/fleet.md).");
-        s.versionProvider(f.create(segtool.shell.Version.class));
-        s.usageMessage().footer("%nExamples:",
-                "  segtool collect /var/lib/iggy/local_data -o /tmp/$(hostname).manifest.ndjson.gz",
-                "  segtool collect DATA --node broker-2 --max-concurrency 1 --max-read-rate 50M -o m.ndjson");
-        s.usageMessage().exitCodeListHeading("%nExit codes:%n");
         s.usageMessage().exitCodeList(UsageMessageSpec.keyValuesMap("0:the manifest was written (whatever the verdicts in it)",
                 "3:an I/O error prevented reading a partition; no manifest was written",
                 "64:usage error: bad arguments, or PATH names nothing segtool can open",
                 "130:cancelled (Ctrl-C); no manifest was written"));
+        s.usageMessage().exitCodeListHeading("%nExit codes:%n");
+        s.usageMessage().footer("%nExamples:",
+                "  segtool collect /var/lib/iggy/local_data -o /tmp/$(hostname).manifest.ndjson.gz",
+                "  segtool collect DATA --node broker-2 --max-concurrency 1 --max-read-rate 50M -o m.ndjson");
+        s.name("collect");
+        s.versionProvider(f.create(segtool.shell.Version.class));
         s.addPositional(positional(c, segtool.shell.CollectCommand.class, "path", "field String segtool.shell.CollectCommand.path")
                 .type(java.lang.String.class).paramLabel("PATH")
                 .arity(Range.valueOf("1").unspecified(true))
-                .index("0")
                 .description("Data directory, partition directory or crash dump.")
+                .index("0")
                 .required(true).build());
         s.addOption(option(c, segtool.shell.CollectCommand.class, "out", "field java.nio.file.Path segtool.shell.CollectCommand.out", "-o",
                 "--output")
@@ -876,8 +876,8 @@ public final class Models {
         s.addOption(option(c, segtool.shell.CollectCommand.class, "maxReadRate", "field long segtool.shell.CollectCommand.maxReadRate", "--max-read-rate")
                 .type(long.class).paramLabel("BYTES/S")
                 .arity(Range.valueOf("1").unspecified(true))
-                .description("Cap on the bytes read per second, all threads together (e.g. 50M, 1G; default: no cap). Reads are paced, not skipped.")
-                .converters(f.create(segtool.shell.CollectCommand.RateConverter.class)).build());
+                .converters(f.create(segtool.shell.CollectCommand.RateConverter.class))
+                .description("Cap on the bytes read per second, all threads together (e.g. 50M, 1G; default: no cap). Reads are paced, not skipped.").build());
         CommandSpec mixin40 = m5_VerdictOptions(Bind.mixin(c, segtool.shell.CollectCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
         s.addMixin("verdict", mixin40);
         CommandSpec mixin41 = m7_OutputOptions(Bind.mixin(c, segtool.shell.CollectCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);
@@ -890,19 +890,19 @@ public final class Models {
     /** {@code segtool.shell.PlanCommand}. */
     private static CommandSpec m28_PlanCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.name("plan");
         s.usageMessage().description("Compare the manifests `collect` wrote on each node (one node per manifest) exactly as `compare` compares directories, and write the repair plan (segtool.plan/2): per partition the donor node and which nodes take which segment ranges or need a local repair. Nothing is changed.");
-        s.versionProvider(f.create(segtool.shell.Version.class));
-        s.usageMessage().footer("%nExamples:",
-                "  segtool plan manifests/*.ndjson.gz -o plan.json",
-                "  segtool plan a.ndjson b.ndjson c.ndjson --json");
-        s.usageMessage().exitCodeListHeading("%nExit codes:%n");
         s.usageMessage().exitCodeList(UsageMessageSpec.keyValuesMap("0:all replicas agree: nothing to do",
                 "1:replicas differ, and the donor's verified chain holds everything any replica holds",
                 "2:some offsets verify on a replica but are in no replica's verified chain",
                 "3:a manifest could not be read, or a replica was not judged",
                 "64:usage error: bad arguments, two manifests of one node",
                 "130:cancelled (Ctrl-C)"));
+        s.usageMessage().exitCodeListHeading("%nExit codes:%n");
+        s.usageMessage().footer("%nExamples:",
+                "  segtool plan manifests/*.ndjson.gz -o plan.json",
+                "  segtool plan a.ndjson b.ndjson c.ndjson --json");
+        s.name("plan");
+        s.versionProvider(f.create(segtool.shell.Version.class));
         s.addPositional(positional(c, segtool.shell.PlanCommand.class, "manifests", "field java.util.List<java.nio.file.Path> segtool.shell.PlanCommand.manifests")
                 .type(java.util.List.class).auxiliaryTypes(java.nio.file.Path.class).paramLabel("MANIFEST")
                 .arity("1..*")
@@ -923,14 +923,8 @@ public final class Models {
     /** {@code segtool.shell.ApplyCommand}. */
     private static CommandSpec m29_ApplyCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
-        s.name("apply");
         s.usageMessage().description("Carry out this node's share of a segtool.plan/2 plan: take the planned segment ranges from the donor's files in --donor-dir. A dry run unless --apply.",
                 "%nEvery precondition is checked again first: no process uses the data (as for `repair`), the local files are still the length and XXH3-64 they had when collected, and the donor's files in --donor-dir are the length and XXH3-64 the donor's manifest recorded. A partition whose preconditions no longer hold is refused and not touched. The copying goes through the same quarantine, journal and crash safety as `repair --apply` (docs/repair.md); `restore` undoes it.");
-        s.versionProvider(f.create(segtool.shell.Version.class));
-        s.usageMessage().footer("%nExamples:",
-                "  segtool apply --plan plan.json --node broker-2 --donor-dir /mnt/from-broker-1/local_data",
-                "  segtool apply --plan plan.json --donor-dir /mnt/donor --apply");
-        s.usageMessage().exitCodeListHeading("%nExit codes:%n");
         s.usageMessage().exitCodeList(UsageMessageSpec.keyValuesMap("0:applied, and boot recovery now accepts the partitions as they are; or nothing to do",
                 "1:dry run: files would change; or still not clean after --apply (see `scan`)",
                 "2:refused: a precondition no longer holds (a local byte changed since collect, the donor's files differ or are missing); nothing changed",
@@ -938,6 +932,12 @@ public final class Models {
                 "4:another process has files of the data open, or holds the partition's lock; nothing changed",
                 "64:usage error, or a --durability that contradicts the topic's metadata (as `scan`)",
                 "130:cancelled (Ctrl-C)"));
+        s.usageMessage().exitCodeListHeading("%nExit codes:%n");
+        s.usageMessage().footer("%nExamples:",
+                "  segtool apply --plan plan.json --node broker-2 --donor-dir /mnt/from-broker-1/local_data",
+                "  segtool apply --plan plan.json --donor-dir /mnt/donor --apply");
+        s.name("apply");
+        s.versionProvider(f.create(segtool.shell.Version.class));
         s.addOption(option(c, segtool.shell.ApplyCommand.class, "plan", "field java.nio.file.Path segtool.shell.ApplyCommand.plan", "--plan")
                 .type(java.nio.file.Path.class).paramLabel("PLAN")
                 .arity(Range.valueOf("1").unspecified(true))
