@@ -137,6 +137,11 @@ class IdentityTest {
             assertEquals(new Identity(3L, 0L, "created.revision + purge.gen"), identity(after));
             purgeGen(after, 0, 2); // purge.gen of another incarnation than created.revision's: not read
             assertEquals(new Identity(3L, null, "created.revision (purge_generation unknown)"), identity(after));
+            // without created.revision, purge.gen is the one file that names the incarnation
+            byte[] recorded = Files.readAllBytes(after.resolve("created.revision"));
+            Files.delete(after.resolve("created.revision"));
+            assertEquals(new Identity(2L, 0L, "purge.gen"), identity(after));
+            Files.write(after.resolve("created.revision"), recorded);
             Files.delete(after.resolve("purge.gen"));
             PartitionInputs in = new InputsResolver(InputsResolver.CommandLine.none()).resolve(PartitionPath.of(after));
             assertEquals(PartitionInputs.Refusal.UNDECIDED, in.refusal(), String.valueOf(in.refusalLine()));

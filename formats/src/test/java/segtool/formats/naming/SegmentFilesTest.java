@@ -49,7 +49,11 @@ class SegmentFilesTest {
         assertEquals(-1, SegmentFiles.fenceNumber("1.fenced."));          // no number
         assertEquals(-1, SegmentFiles.fenceNumber("1.fenced.1000"));      // four digits
         assertEquals(-1, SegmentFiles.fenceNumber("1.fenced.1a"));
-        assertEquals(-1, SegmentFiles.fenceNumber("1\n.fenced.1"));       // '.' of a pattern takes no line break
+        for (String lineBreak : new String[] {"\n", "\r", "\u0085", "\u2028", "\u2029"}) {
+            // '.' of a pattern takes no line break
+            assertEquals(-1, SegmentFiles.fenceNumber("1" + lineBreak + ".fenced.1"), lineBreak);
+        }
+        assertEquals(3, SegmentFiles.fenceNumber("1\u000b\t.fenced.3"));   // other control characters it takes
         assertEquals(-1, SegmentFiles.fenceNumber("1"));
     }
 
@@ -75,7 +79,7 @@ class SegmentFilesTest {
     @Provide
     Arbitrary<String> fenceNames() {
         Arbitrary<String> parts = Arbitraries.of("1", "12", ".fenced.", ".fenced", "fenced.", ".", "0", "007", "1000",
-                "a", "\n", "\r", "\u2028", "\u0085", "", "x.y", "9");
+                "a", "\n", "\r", "\u2028", "\u2029", "\u0085", "\u000b", "", "x.y", "9");
         return Arbitraries.oneOf(parts.list().ofMaxSize(6).map(l -> String.join("", l)), Arbitraries.strings()
                 .withChars("1.fencd\n").ofMaxLength(20));
     }

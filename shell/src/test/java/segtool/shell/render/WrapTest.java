@@ -17,12 +17,16 @@ class WrapTest {
         // 16 columns: "a log of (7.9" would fit, but the unit stays with its number
         assertEquals(List.of("a log of", "(7.9 KiB), cut"), Wrap.words("a log of (7.9 KiB), cut", 16));
         assertEquals(List.of("1.5 GiB;", "more"), Wrap.words("1.5 GiB; more", 8));
+        for (String unit : new String[] {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}) {
+            assertEquals(List.of("size", "2 " + unit), Wrap.words("size 2 " + unit, 6), unit);
+        }
     }
 
     @Test
     void wordChecksAsThePatterns() {
         List<String> words = new ArrayList<>();
-        String[] pieces = {"", "K", "M", "E", "X", "i", "B", ")", ",", ";", ":", ".", "(", "0", "9", "7.9", "a", "KiB"};
+        String[] pieces = {"", "K", "M", "G", "T", "P", "E", "X", "i", "B", ")", ",", ";", ":", ".", "(", "0", "9", "7.9",
+            "a", "KiB"};
         for (String a : pieces) {
             for (String b : pieces) {
                 for (String c : pieces) {
