@@ -2,8 +2,9 @@
 # Byte-0 verification throughput, whole process, against the floor of the same machine in the same run:
 #   bench/throughput.sh [--4g] [--no-datadir] [RUNS]        (RUNS default 5)
 # Writes, with the byte-exact writer, a 1 GiB segment of 1 MiB batches (64 messages of ~16 KiB), a 1 GiB segment of
-# 17-byte messages (1,000 per batch), and a data directory of 64 partitions (PARTS_MIB each, default 32; kept apart
-# per size, so that PARTS_MIB=128 is a second data directory beside the first), then times
+# 17-byte messages (1,000 per batch), and a data directory of PARTS partitions (default 64) of PARTS_MIB each
+# (default 32, at least 1; kept apart per shape, so that PARTS_MIB=128, or PARTS=2048 PARTS_MIB=1 for many small
+# partitions, is another data directory beside the first), then times
 # `java -version`, `cat`, `xxhsum -H3` and `segtool scan` (lenient: every batch verified from byte 0) on all cores
 # and on one thread (--threads 1; the data directory also on one core, taskset -c 0), RUNS rounds in which the commands of one table take turns, and prints min/median wall,
 # CPU, peak RSS, the ratios and the issue's targets (issue 15) met or not. --4g adds a 4 GiB segment when `df` shows room. The files live in
@@ -23,6 +24,9 @@ for a in "$@"; do
     esac
 done
 parts_mib="${PARTS_MIB:-32}"
+parts="${PARTS:-64}"
+dd_name="dd-${parts_mib}m"
+((parts == 64)) || dd_name="dd-${parts}x${parts_mib}m"
 work="${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/segtool-throughput.XXXXXX")}"
 [[ -z "${BENCH_DIR:-}" ]] && trap 'rm -rf "$work"' EXIT
 need_xxhsum
@@ -46,9 +50,9 @@ if ((four)); then
     fi
 fi
 if ((datadir)); then
-    for p in $(seq 1 64); do echo "$p"; done | xargs -P 2 -I{} sh -c \
+    for p in $(seq 1 "$parts"); do echo "$p"; done | xargs -P 2 -I{} sh -c \
         '[ -f "$0/streams/1/topics/1/partitions/{}/00000000000000000000.log" ] || nice java -cp "$1" segtool.formats.writer.Fill "$0/streams/1/topics/1/partitions/{}" {} $(($2 << 20)) >/dev/null' \
-        "$work/dd-${parts_mib}m" "$jar" "$parts_mib"
+        "$work/$dd_name" "$jar" "$parts_mib"
 fi
 for f in "$work"/*/streams/1/topics/1/partitions/*/*.log; do cat "$f" >/dev/null; done   # cache everything
 
@@ -83,10 +87,10 @@ one_segment big
 one_segment small
 ((four)) && one_segment big4
 if ((datadir)); then
-    dd="$work/dd-${parts_mib}m"
+    dd="$work/$dd_name"
     bytes=$(du -cb "$dd"/streams/1/topics/1/partitions/*/*.log | tail -1 | cut -f1)
     free_dd="$(cores_free)"
-    echo "data directory: 64 partitions, $bytes log bytes; cores free before: $free_dd of $(nproc)"
+    echo "data directory: $parts partitions, $bytes log bytes; cores free before: $free_dd of $(nproc)"
     # One core as well as one thread: a JVM running one thread of segtool's still compiles on the other core, so
     # --threads 1 alone is not "1 core". taskset pins the whole process (its JIT and GC threads too) to core 0.
     pinned=()
@@ -124,8 +128,8 @@ if ((four)); then
     r=$((r4 > r ? r4 : r))
 fi
 if ((datadir)); then
-    target "64-partition data dir: 1 thread / 2 threads" "$(ratio "$d1_min" "$d2_min")" ">=" 1.8
-    ((${#pinned[@]})) && target "64-partition data dir: 1 core / 2 cores" "$(ratio "$c1_min" "$d2_min")" ">=" 1.8
+    target "$parts-partition data dir: 1 thread / 2 threads" "$(ratio "$d1_min" "$d2_min")" ">=" 1.8
+    ((${#pinned[@]})) && target "$parts-partition data dir: 1 core / 2 cores" "$(ratio "$c1_min" "$d2_min")" ">=" 1.8
     awk -v f="$free_dd" 'BEGIN{if (f < 1.8) printf "    (only %s cores were free: this ratio measures the load; re-run when idle)\n", f}'
     r=$((d2_rss > r ? d2_rss : r))
 fi
