@@ -237,7 +237,8 @@ final class Wal {
         // step 3: .log and .index above the tail
         List<String> deleted = new ArrayList<>();
         List<String> sameInode = new ArrayList<>();
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, SegmentFiles.endingIn(SegmentFiles.LOG, SegmentFiles.INDEX))) {
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir,
+                SegmentFiles.endingIn(SegmentFiles.LOG, SegmentFiles.INDEX))) {
             for (Path e : s) {
                 String n = e.getFileName().toString();
                 Long stem = SegmentFiles.startOffsetOf(SegmentFiles.stemOf(n));

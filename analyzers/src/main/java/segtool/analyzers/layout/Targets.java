@@ -140,7 +140,8 @@ public record Targets(Kind kind, Path path, List<PartitionPath> partitions, Long
 
     /** True when {@code dir} holds a segment file: {@code <start offset>.log} or {@code .index}. */
     private static boolean holdsSegments(Path dir) throws IOException {
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, SegmentFiles.endingIn(SegmentFiles.LOG, SegmentFiles.INDEX))) {
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir,
+                SegmentFiles.endingIn(SegmentFiles.LOG, SegmentFiles.INDEX))) {
             for (Path p : s) {
                 if (SegmentFiles.startOffsetOf(SegmentFiles.stemOf(p.getFileName().toString())) != null) {
                     return true;
