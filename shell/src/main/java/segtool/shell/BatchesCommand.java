@@ -26,6 +26,7 @@ import segtool.shell.render.JsonOut;
 import segtool.shell.render.Style;
 import segtool.shell.render.Table;
 import segtool.shell.render.Times;
+import segtool.formats.io.Hex;
 
 /** {@code batches SEGMENT}: the batch records of a log, one per line, with each checksum verdict. */
 @Command(name = "batches", mixinStandardHelpOptions = true, versionProvider = Version.class,
@@ -180,7 +181,7 @@ public final class BatchesCommand implements Callable<Integer>, ReadCommand {
                         json.g().writeNullField("last_offset");
                     }
                     json.u64("base_timestamp", h.baseTimestamp()).u64("origin_timestamp", h.originTimestamp())
-                            .str("batch_checksum", String.format("0x%016X", h.batchChecksum()));
+                            .str("batch_checksum", Hex.u64Upper(h.batchChecksum()));
                     if (noVerify) {
                         json.g().writeNullField("verifies");
                     } else {

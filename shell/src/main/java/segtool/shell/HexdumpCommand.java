@@ -16,6 +16,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.inspect.SegmentReader;
 import segtool.formats.index.IndexEntry;
+import segtool.formats.io.Hex;
 import segtool.formats.io.U64;
 import segtool.formats.log.BatchHeader;
 import segtool.formats.log.Defect;
@@ -111,12 +112,12 @@ public final class HexdumpCommand implements Callable<Integer>, PlainCommand {
     }
 
     private static String line(byte[] b, int off, int n, long address) {
-        StringBuilder s = new StringBuilder(String.format("%010x  ", address));
+        StringBuilder s = new StringBuilder(Hex.padded(address, 10)).append("  ");
         StringBuilder ascii = new StringBuilder();
         for (int i = 0; i < 16; i++) {
             if (i < n) {
                 int v = b[off + i] & 0xFF;
-                s.append(String.format("%02x ", v));
+                Hex.appendByte(s, v).append(' ');
                 ascii.append(v >= 0x20 && v < 0x7f ? (char) v : '.');
             } else {
                 s.append("   ");
@@ -186,7 +187,7 @@ public final class HexdumpCommand implements Callable<Integer>, PlainCommand {
         notes.put(b + BatchHeader.ORIGIN_TIMESTAMP_OFFSET, "origin_timestamp=" + U64.str(h.originTimestamp()));
         notes.put(b + BatchHeader.BATCH_LENGTH_OFFSET, "batch_length=" + U64.str(h.batchLength()) + " (ends at "
                 + U64.str(U64.addSat(b, h.batchLength())) + ")");
-        notes.put(b + BatchHeader.CHECKSUM_OFFSET, "batch_checksum=" + String.format("0x%016X", h.batchChecksum()));
+        notes.put(b + BatchHeader.CHECKSUM_OFFSET, "batch_checksum=" + Hex.u64Upper(h.batchChecksum()));
         notes.put(b + BatchHeader.MESSAGE_COUNT_OFFSET, "message_count=" + U64.str(h.messageCount()));
         notes.put(b + BatchHeader.RESERVED_OFFSET, "reserved[52..256) must be zero");
     }
@@ -202,7 +203,7 @@ public final class HexdumpCommand implements Callable<Integer>, PlainCommand {
                 long p = f.position();
                 FrameHeader h = f.header();
                 notes.put(p + FrameHeader.CHECKSUM_OFFSET, "frame " + f.index() + ": checksum="
-                        + String.format("0x%016X", h.checksum()));
+                        + Hex.u64Upper(h.checksum()));
                 notes.put(p + FrameHeader.ID_OFFSET, "id=" + h.id());
                 notes.put(p + FrameHeader.OFFSET_DELTA_OFFSET, "offset_delta=" + h.offsetDelta());
                 notes.put(p + FrameHeader.TIMESTAMP_DELTA_OFFSET, "timestamp_delta=" + h.timestampDelta());

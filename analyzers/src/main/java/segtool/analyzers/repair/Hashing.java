@@ -50,7 +50,7 @@ public final class Hashing {
     }
 
     public static String hex(long h) {
-        return String.format("0x%016x", h);
+        return segtool.formats.io.Hex.u64(h);
     }
 
     public static long parse(String hex) {

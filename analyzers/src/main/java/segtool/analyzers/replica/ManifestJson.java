@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
+import segtool.formats.io.Hex;
 
 /**
  * The {@code segtool.manifest/1} file (docs/fleet.md): NDJSON, one header line, one line per partition, one trailer
@@ -183,7 +184,7 @@ public final class ManifestJson {
                     u64(g, b.position(i));
                 }
                 u64(g, b.length(i));
-                g.writeString(String.format("%016x", b.checksum(i)));
+                g.writeString(Hex.digits(b.checksum(i)));
                 u64(g, b.count(i));
                 if (!follows) {
                     g.writeNumber(b.verified(i) ? 1 : 0);

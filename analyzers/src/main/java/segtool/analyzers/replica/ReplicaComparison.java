@@ -427,7 +427,7 @@ public final class ReplicaComparison {
     }
 
     static String hex(long v) {
-        return String.format("0x%016x", v);
+        return segtool.formats.io.Hex.u64(v);
     }
 
     /**

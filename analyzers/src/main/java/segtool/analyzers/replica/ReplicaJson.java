@@ -192,6 +192,6 @@ public final class ReplicaJson {
     }
 
     static String hex(long v) {
-        return String.format("0x%016x", v);
+        return segtool.formats.io.Hex.u64(v);
     }
 }

@@ -78,6 +78,6 @@ public final class Xxh3 {
     }
 
     public static String hex(long h) {
-        return String.format("0x%016X", h);
+        return segtool.formats.io.Hex.u64Upper(h);
     }
 }

@@ -4,6 +4,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
+import segtool.formats.io.Hex;
 
 /** Byte counts and byte strings for people: sizes with units, printable UTF-8 or hex. */
 public final class Bytes {
@@ -77,12 +78,12 @@ public final class Bytes {
     public static String dump(byte[] b, long base, String indent) {
         StringBuilder out = new StringBuilder();
         for (int row = 0; row < b.length; row += 16) {
-            out.append(indent).append(String.format("%08x  ", base + row));
+            out.append(indent).append(Hex.padded(base + row, 8)).append("  ");
             StringBuilder ascii = new StringBuilder();
             for (int i = 0; i < 16; i++) {
                 if (row + i < b.length) {
                     int v = b[row + i] & 0xFF;
-                    out.append(String.format("%02x ", v));
+                    Hex.appendByte(out, v).append(' ');
                     ascii.append(v >= 0x20 && v < 0x7f ? (char) v : '.');
                 } else {
                     out.append("   ");
