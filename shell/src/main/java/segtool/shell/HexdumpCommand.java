@@ -25,6 +25,7 @@ import segtool.shell.options.Numbers;
 import segtool.shell.options.OutputOptions;
 import segtool.shell.options.ReadOptions;
 import segtool.shell.options.SegmentRef;
+import segtool.shell.render.Bytes;
 import segtool.shell.render.JsonOut;
 import segtool.shell.render.Style;
 import segtool.shell.render.Times;
@@ -112,21 +113,7 @@ public final class HexdumpCommand implements Callable<Integer>, PlainCommand {
     }
 
     private static String line(byte[] b, int off, int n, long address) {
-        StringBuilder s = new StringBuilder(Hex.padded(address, 10)).append("  ");
-        StringBuilder ascii = new StringBuilder();
-        for (int i = 0; i < 16; i++) {
-            if (i < n) {
-                int v = b[off + i] & 0xFF;
-                Hex.appendByte(s, v).append(' ');
-                ascii.append(v >= 0x20 && v < 0x7f ? (char) v : '.');
-            } else {
-                s.append("   ");
-            }
-            if (i == 7) {
-                s.append(' ');
-            }
-        }
-        return s.append(" |").append(ascii).append('|').append(" ".repeat(16 - n)).toString();
+        return Bytes.row(new StringBuilder(), b, off, n, address, 10).append(" ".repeat(16 - n)).toString();
     }
 
     /**
@@ -234,7 +221,7 @@ public final class HexdumpCommand implements Callable<Integer>, PlainCommand {
             StringBuilder hex = new StringBuilder();
             for (long row = position; U64.lt(row, end); ) {
                 byte[] chunk = log.read(row, (int) Math.min(CHUNK, end - row));
-                hex.append(java.util.HexFormat.of().formatHex(chunk));
+                hex.append(Bytes.hex(chunk));
                 row += chunk.length;
             }
             j.str("hex", hex.toString());

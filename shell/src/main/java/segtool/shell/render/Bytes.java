@@ -78,22 +78,31 @@ public final class Bytes {
     public static String dump(byte[] b, long base, String indent) {
         StringBuilder out = new StringBuilder();
         for (int row = 0; row < b.length; row += 16) {
-            out.append(indent).append(Hex.padded(base + row, 8)).append("  ");
-            StringBuilder ascii = new StringBuilder();
-            for (int i = 0; i < 16; i++) {
-                if (row + i < b.length) {
-                    int v = b[row + i] & 0xFF;
-                    Hex.appendByte(out, v).append(' ');
-                    ascii.append(v >= 0x20 && v < 0x7f ? (char) v : '.');
-                } else {
-                    out.append("   ");
-                }
-                if (i == 7) {
-                    out.append(' ');
-                }
-            }
-            out.append(" |").append(ascii).append("|\n");
+            out.append(indent);
+            row(out, b, row, Math.min(16, b.length - row), base + row, 8).append('\n');
         }
         return out.toString();
+    }
+
+    /**
+     * Appends one dump line: {@code address} as at least {@code addressWidth} hex digits, the {@code n <= 16} bytes
+     * at {@code off} in hex (a gap after the eighth, blanks for the missing), then {@code |ascii|}.
+     */
+    public static StringBuilder row(StringBuilder out, byte[] b, int off, int n, long address, int addressWidth) {
+        out.append(Hex.padded(address, addressWidth)).append("  ");
+        StringBuilder ascii = new StringBuilder(16);
+        for (int i = 0; i < 16; i++) {
+            if (i < n) {
+                int v = b[off + i] & 0xFF;
+                Hex.appendByte(out, v).append(' ');
+                ascii.append(v >= 0x20 && v < 0x7f ? (char) v : '.');
+            } else {
+                out.append("   ");
+            }
+            if (i == 7) {
+                out.append(' ');
+            }
+        }
+        return out.append(" |").append(ascii).append('|');
     }
 }
