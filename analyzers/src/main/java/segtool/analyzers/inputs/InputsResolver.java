@@ -9,6 +9,7 @@ import java.util.Map;
 import segtool.analyzers.recovery.Checkpoint;
 import segtool.formats.metadata.CreatedRevision;
 import segtool.formats.metadata.PurgeGen;
+import segtool.formats.metadata.Superblock;
 import segtool.formats.naming.PartitionPath;
 
 /**
@@ -225,6 +226,15 @@ public final class InputsResolver {
         }
         if (revision == null && recorded.valid()) {
             revision = recorded.revision();
+        }
+        // METADATA 1.3 step 3, 5.2: the partition's superblock pair is opened before its WAL; unreadable (a corrupt
+        // slot, an unknown version) or undecodable tombstones the partition. Its identity is checked against the
+        // node's configuration, which is not on disk, and is not judged here.
+        Superblock.Pair sb = Superblock.read(p.directory());
+        if (sb.result() == Superblock.Pair.Result.UNREADABLE || sb.result() == Superblock.Pair.Result.UNDECODABLE) {
+            return refuse(p, notes, PartitionInputs.Refusal.SERVER_REFUSES_PARTITION, sb.reason()
+                    + ": the partition superblock is " + sb.result().name().toLowerCase() + ": the server tombstones "
+                    + "this partition and leaves its files in place (METADATA 5.2)");
         }
         Wal.Result wal = Wal.read(p, revision);
         if (wal.refusal() != null) {

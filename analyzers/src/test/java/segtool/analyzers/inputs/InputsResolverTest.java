@@ -346,4 +346,37 @@ class InputsResolverTest {
         assertEquals("metadata/superblock.b: checkpoint_op 9 is past the snapshot's sequence_number 7 (snapshot "
                 + "lost): the server refuses to start", in.refusalLine());
     }
+
+    /**
+     * METADATA 5.2 (lines 765-768) and 1.3 step 3: before the WAL open and segment recovery the server opens the
+     * partition's own superblock pair; an unreadable pair (a corrupt slot never falls back to the other), an unknown
+     * version or an undecodable payload tombstones the partition with every file left in place. The segments here are
+     * FORMAT 8's clean A | B | C, so segment recovery alone would accept them.
+     */
+    @Test
+    void partitionSuperblockCorrupt_serverTombstonesThePartition() throws Exception {
+        NodeDir n = new NodeDir(tmp.resolve("node"));
+        n.snapshot(SnapshotWriter.example28().file());
+        Path p = n.partition(0, 0, 0, 1);
+        Files.write(p.resolve("superblock.a"), SuperblockWriter.example53().file());
+        PartitionInputs fine = resolve(p);
+        assertTrue(fine.judgeable(), fine.refusalLine());
+        byte[] bad = SuperblockWriter.example53().file();
+        bad[40] ^= 1;  // inside the payload: the slot's XXH3 at byte 94 no longer matches
+        Files.write(p.resolve("superblock.b"), bad);
+        PartitionInputs in = resolve(p);
+        assertEquals(PartitionInputs.Refusal.SERVER_REFUSES_PARTITION, in.refusal(), in.refusalLine());
+        assertTrue(in.refusalLine().startsWith("superblock.b: checksum 0x"), in.refusalLine());
+        assertTrue(in.refusalLine().endsWith("the partition superblock is unreadable: the server tombstones this "
+                + "partition and leaves its files in place (METADATA 5.2)"), in.refusalLine());
+        SuperblockWriter wide = SuperblockWriter.example53();
+        wide.sequence = 2;  // the newer slot wins the pair
+        wide.logView = 3;   // log_view > view: undecodable
+        Files.write(p.resolve("superblock.b"), wide.file());
+        PartitionInputs undecodable = resolve(p);
+        assertEquals(PartitionInputs.Refusal.SERVER_REFUSES_PARTITION, undecodable.refusal(),
+                undecodable.refusalLine());
+        assertTrue(undecodable.refusalLine().startsWith("superblock.b: log_view 3 > view 2"),
+                undecodable.refusalLine());
+    }
 }
