@@ -120,9 +120,10 @@ public final class NodeMetadata {
                 notes.add(DIR + "/" + SNAPSHOT + " has no trailer: builds up to 2026-08-21 accept it unverified, "
                         + "post-#4092 builds refuse it (" + (snapshot.trailer() == Snapshot.Trailer.ABSENT_SHORT
                         ? "Truncated" : "InvalidTrailer") + ")");
-            } else {
-                trailerChecksum = snapshot.checksum();
             }
+            // the value the superblock pairs with (2.7): XXH3-64 of the payload, which without a trailer is the
+            // whole file (2.1, the [M] row)
+            trailerChecksum = snapshot.checksum();
             sequence = snapshot.sequenceNumber();
             replayFrom = sequence + 1;
             revision = snapshot.revision();

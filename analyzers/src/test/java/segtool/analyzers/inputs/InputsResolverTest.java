@@ -379,4 +379,32 @@ class InputsResolverTest {
         assertTrue(undecodable.refusalLine().startsWith("superblock.b: log_view 3 > view 2"),
                 undecodable.refusalLine());
     }
+
+    /**
+     * METADATA 2.1 (the [M] row: a file whose last 20 bytes lack the magic is all payload, accepted unverified, "checksum
+     * computed over the whole file") with 2.7: the pairing compares the superblock's checkpoint_checksum with that
+     * checksum, not with 0. Snapshot = the 643-byte payload of the 2.8 example without its trailer (sequence 7).
+     */
+    @Test
+    void trailerlessSnapshot_pairedByTheChecksumOfTheWholeFile() throws Exception {
+        NodeDir n = new NodeDir(tmp.resolve("node"));
+        byte[] payload = SnapshotWriter.example28().payload();
+        n.snapshot(payload);
+        Path p = n.partition(0, 0, 0, 1);
+        SuperblockWriter s = new SuperblockWriter();
+        s.checkpointOp = 7;
+        s.checkpointChecksum = segtool.formats.hash.Xxh3.hash(payload, 0, payload.length);
+        s.offsetFrontier = 0;
+        n.superblock("a", s.file());
+        PartitionInputs paired = resolve(p);
+        assertTrue(paired.judgeable(), paired.refusalLine());
+        assertTrue(paired.durability().durable());
+        assertTrue(paired.notes().get(0).startsWith("metadata/snapshot.bin has no trailer"), paired.notes().toString());
+        s.checkpointChecksum = 0;
+        n.superblock("a", s.file());
+        PartitionInputs unpaired = resolve(p);
+        assertEquals(PartitionInputs.Refusal.SERVER_REFUSES_NODE, unpaired.refusal(), unpaired.refusalLine());
+        assertEquals("metadata/superblock.a: checkpoint_checksum does not match the snapshot trailer at op 7: the "
+                + "server refuses to start", unpaired.refusalLine());
+    }
 }
