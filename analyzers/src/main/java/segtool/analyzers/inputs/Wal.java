@@ -132,6 +132,17 @@ final class Wal {
                     + "/frontier slot " + w.index() + ": incarnation " + Long.toUnsignedString(w.incarnation())
                     + ", created_revision is " + Long.toUnsignedString(revision));
         }
+        // 6.3, length: the published bytes of prepares-<generation>.wal, which must be at least that long
+        String data = "prepares-" + Long.toUnsignedString(w.generation()) + ".wal";
+        Path dataFile = wal.resolve(data);
+        boolean dataExists = Files.exists(dataFile, LinkOption.NOFOLLOW_LINKS);
+        long dataSize = dataExists ? Files.size(dataFile) : 0;
+        if (Long.compareUnsigned(dataSize, w.length()) < 0) {
+            return Result.refuse(PartitionInputs.Refusal.SERVER_REFUSES_PARTITION, "PrepareWal: " + name + "/" + data
+                    + " holds " + dataSize + " bytes" + (dataExists ? "" : " (missing)") + ", fewer than the "
+                    + Long.toUnsignedString(w.length()) + " that " + name + "/frontier slot " + w.index()
+                    + " published (METADATA 6.3): the WAL does not open");
+        }
         String source = name + "/frontier slot " + w.index() + ", sequence " + Long.toUnsignedString(w.sequence());
         if (w.segments() == null) {
             return new Result(new WalInputs(null, source + ": no segment state", List.of(), notes), null, null);

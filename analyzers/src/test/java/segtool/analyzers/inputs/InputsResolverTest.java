@@ -407,4 +407,27 @@ class InputsResolverTest {
         assertEquals("metadata/superblock.a: checkpoint_checksum does not match the snapshot trailer at op 7: the "
                 + "server refuses to start", unpaired.refusalLine());
     }
+
+    /**
+     * METADATA 6.3, the {@code length} row (offset 40): the published bytes of {@code prepares-<generation>.wal}, and
+     * "the file must be at least this long". A data file shorter than the winning slot's length (here 100 bytes, then
+     * none at all, against 4,096) is not a WAL the server opens, so there is no segment recovery to predict.
+     */
+    @Test
+    void walDataFileShorterThanThePublishedLength_prepareWalRefusal() throws Exception {
+        NodeDir n = new NodeDir(tmp.resolve("node"));
+        n.snapshot(SnapshotWriter.example28().file());
+        Path p = n.partition(0, 0, 0, 1);
+        Path wal = NodeDir.wal(p, 1, FrontierWriter.example69());
+        Files.write(wal.resolve("prepares-0.wal"), new byte[100]);
+        PartitionInputs shortFile = resolve(p);
+        assertEquals(PartitionInputs.Refusal.SERVER_REFUSES_PARTITION, shortFile.refusal(), shortFile.refusalLine());
+        assertEquals("PrepareWal: prepares-1/prepares-0.wal holds 100 bytes, fewer than the 4096 that "
+                + "prepares-1/frontier slot 0 published (METADATA 6.3): the WAL does not open", shortFile.refusalLine());
+        Files.delete(wal.resolve("prepares-0.wal"));
+        PartitionInputs missing = resolve(p);
+        assertEquals(PartitionInputs.Refusal.SERVER_REFUSES_PARTITION, missing.refusal(), missing.refusalLine());
+        assertEquals("PrepareWal: prepares-1/prepares-0.wal holds 0 bytes (missing), fewer than the 4096 that "
+                + "prepares-1/frontier slot 0 published (METADATA 6.3): the WAL does not open", missing.refusalLine());
+    }
 }
