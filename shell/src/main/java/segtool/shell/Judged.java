@@ -8,7 +8,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.inputs.InputsResolver;
 import segtool.analyzers.inputs.PartitionInputs;
-import segtool.analyzers.recovery.Checkpoint;
 import segtool.analyzers.recovery.LatentDamage;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.RecoveryOptions;
@@ -91,45 +90,35 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
             spec.commandLine().getErr().println("segtool: note: " + verdict.aliasNote());
             spec.commandLine().getErr().flush();
         }
-        List<PartitionInputs> inputs = new InputsResolver(cli).resolve(partitions);
-        List<PartitionPath> judgeable = new ArrayList<>();
-        List<Boolean> durable = new ArrayList<>();
-        List<Checkpoint> checkpoints = new ArrayList<>();
-        for (PartitionInputs in : inputs) {
-            if (in.judgeable()) {
-                judgeable.add(in.partition());
-                durable.add(in.durability().durable());
-                checkpoints.add(in.wal().checkpoint());
-            }
-        }
+        InputsResolver resolver = new InputsResolver(cli);
+        PartitionInputs[] resolved = new PartitionInputs[partitions.size()];
         RecoveryOptions options = verdict.engineOptions().withCheckpoint(null).withThreads(threads);
         DataDirJudge judge = new DataDirJudge(options, threads);
         picocli.CommandLine.Model.OptionSpec forced = spec.findOption(Progress.OPTION);
         try (Progress progress = Progress.start(output, "judging", forced != null
                 && Boolean.TRUE.equals(forced.getValue()), segtool.shell.render.Terminals.width(
                 ShellSession.of(spec).terminal()), System.err)) {
-            List<PartitionReport> judged = judge.judge(judgeable, durable, checkpoints, both, progress);
+            // each partition's inputs are read on the thread that judges it
+            List<DataDirJudge.Judgement> judged = judge.judge(partitions, i -> {
+                PartitionInputs in = resolver.resolve(partitions.get(i));
+                resolved[i] = in;
+                return in.judgeable() ? new DataDirJudge.Mode(in.durability().durable(), in.wal().checkpoint())
+                        : null;
+            }, both, latent, progress);
             // An interrupt during a read closes the channel and surfaces as an I/O error in the report; the flag
             // is still set, and it means "cancelled", not "cannot read".
             if (Thread.interrupted()) {
                 throw new Cancelled();
             }
+            List<PartitionInputs> inputs = List.of(resolved);
             List<PartitionReport> reports = new ArrayList<>();
-            int k = 0;
-            for (PartitionInputs in : inputs) {
-                if (in.judgeable()) {
-                    reports.add(judged.get(k++));
-                } else {
-                    reports.add(PartitionReport.notJudged(in.partition(), false, in.refusalLine()));
-                }
-            }
             List<LatentDamage.Report> checked = new ArrayList<>();
-            LatentDamage check = new LatentDamage(options);
-            for (PartitionReport r : reports) {
-                checked.add(latent && r.outcome() != PartitionReport.Outcome.IO_ERROR ? check.check(r) : null);
-                if (Thread.interrupted()) {
-                    throw new Cancelled();
-                }
+            for (int i = 0; i < inputs.size(); i++) {
+                PartitionInputs in = inputs.get(i);
+                DataDirJudge.Judgement j = judged.get(i);
+                reports.add(j.report() != null ? j.report()
+                        : PartitionReport.notJudged(in.partition(), false, in.refusalLine()));
+                checked.add(j.latent());
             }
             String shown = path != null ? path : String.valueOf(ShellSession.of(spec).openPath());
             return new Judged(targets, shown, reports, inputs, checked);

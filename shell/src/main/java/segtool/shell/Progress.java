@@ -45,7 +45,8 @@ final class Progress implements DataDirJudge.Progress, AutoCloseable {
     }
 
     /** Whether a bar is drawn. */
-    boolean drawn() {
+    @Override
+    public boolean drawn() {
         return bar != null;
     }
 

@@ -8,7 +8,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
 import segtool.analyzers.recovery.Checkpoint;
+import segtool.analyzers.recovery.LatentDamage;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.recovery.RecoveryOptions;
@@ -17,14 +19,41 @@ import segtool.formats.naming.PartitionPath;
 /**
  * Judges many partitions, in parallel across the machine's cores: one partition per worker, each verifying on its
  * own thread, so memory stays at threads x window. A single partition instead gets every core for verification,
- * and fewer partitions than threads share the spare ones.
+ * and fewer partitions than threads share the spare ones. Everything a partition needs is done on the worker that
+ * judges it: reading its inputs, the verdict, and the latent-damage check after it, so that none of it waits for
+ * the other partitions.
  */
 public final class DataDirJudge {
     /** Progress: partitions done of total, and log bytes judged so far of the total. */
     public interface Progress {
         void update(int done, int total, long bytes, long totalBytes);
 
-        Progress NONE = (d, t, b, tb) -> { };
+        /**
+         * Whether anything is shown. When not, the log sizes (the bar's total, one directory listing per partition
+         * before any is judged) are not read and walked bytes are not counted; only {@code done} moves.
+         */
+        default boolean drawn() {
+            return true;
+        }
+
+        Progress NONE = new Progress() {
+            @Override
+            public void update(int done, int total, long bytes, long totalBytes) {
+            }
+
+            @Override
+            public boolean drawn() {
+                return false;
+            }
+        };
+    }
+
+    /** How one partition is judged: its durable mode and its WAL checkpoint (null: none). */
+    public record Mode(boolean durable, Checkpoint checkpoint) {
+    }
+
+    /** One partition's outcome: the report (null: not judged) and the latent-damage check (null: not run). */
+    public record Judgement(PartitionReport report, LatentDamage.Report latent) {
     }
 
     private final RecoveryOptions options;
@@ -54,11 +83,29 @@ public final class DataDirJudge {
     public List<PartitionReport> judge(List<PartitionPath> partitions, List<Boolean> durable,
                                        List<Checkpoint> checkpoints, boolean both, Progress progress)
             throws InterruptedException {
+        List<PartitionReport> out = new ArrayList<>();
+        for (Judgement j : judge(partitions, i -> new Mode(durable.get(i), checkpoints.get(i)), both, false,
+                progress)) {
+            out.add(j.report());
+        }
+        return out;
+    }
+
+    /**
+     * Judges {@code partitions}, in their order: {@code prepare.apply(i)}, called on the thread that judges
+     * partition {@code i}, decides how (null: the partition is not judged, its report is null); with
+     * {@code latent}, each verdict that is not an I/O error is followed by {@link LatentDamage}'s check.
+     */
+    public List<Judgement> judge(List<PartitionPath> partitions, IntFunction<Mode> prepare, boolean both,
+                                 boolean latent, Progress progress) throws InterruptedException {
+        boolean counted = progress.drawn();
         long[] sizes = new long[partitions.size()];
         long totalBytes = 0;
-        for (int i = 0; i < sizes.length; i++) {
-            sizes[i] = Sizes.logBytes(partitions.get(i).directory());
-            totalBytes += sizes[i];
+        if (counted) {
+            for (int i = 0; i < sizes.length; i++) {
+                sizes[i] = Sizes.logBytes(partitions.get(i).directory());
+                totalBytes += sizes[i];
+            }
         }
         final long total = totalBytes;
         AtomicInteger done = new AtomicInteger();
@@ -69,28 +116,35 @@ public final class DataDirJudge {
         // Fewer partitions than threads share the spare cores for verification; otherwise one core each.
         int workers = Math.min(threads, Math.max(1, partitions.size()));
         int verifyThreads = partitions.size() <= 1 ? options.threads() : Math.max(1, threads / workers);
-        java.util.function.IntFunction<PartitionReport> one = i -> {
+        IntFunction<Judgement> one = i -> {
+            Mode how = prepare.apply(i);
+            if (how == null) {
+                progress.update(done.incrementAndGet(), partitions.size(), bytes.addAndGet(sizes[i]), total);
+                return new Judgement(null, null);
+            }
             PartitionPath p = partitions.get(i);
             AtomicLong mine = new AtomicLong();
-            RecoveryOptions mode = options.withCheckpoint(checkpoints.get(i));
-            RecoveryEngine engine = new RecoveryEngine(mode.withThreads(verifyThreads)
-                    .withProgress(n -> {
-                        long before = mine.get();
-                        long after = Math.min(sizes[i], before + n);
-                        if (after > before && mine.compareAndSet(before, after)) {
-                            long now = bytes.addAndGet(after - before);
-                            if ((after >>> 20) != (before >>> 20)) {
-                                progress.update(done.get(), partitions.size(), now, total);
-                            }
-                        }
-                    }));
-            PartitionReport r = both ? engine.judgeBothModes(p, durable.get(i)) : engine.judge(p, durable.get(i));
+            RecoveryOptions mode = options.withCheckpoint(how.checkpoint()).withThreads(verifyThreads);
+            RecoveryOptions walking = !counted ? mode : mode.withProgress(n -> {
+                long before = mine.get();
+                long after = Math.min(sizes[i], before + n);
+                if (after > before && mine.compareAndSet(before, after)) {
+                    long now = bytes.addAndGet(after - before);
+                    if ((after >>> 20) != (before >>> 20)) {
+                        progress.update(done.get(), partitions.size(), now, total);
+                    }
+                }
+            });
+            RecoveryEngine engine = new RecoveryEngine(walking);
+            PartitionReport r = both ? engine.judgeBothModes(p, how.durable()) : engine.judge(p, how.durable());
+            LatentDamage.Report l = latent && r.outcome() != PartitionReport.Outcome.IO_ERROR
+                    ? new LatentDamage(mode).check(r) : null;
             long rest = sizes[i] - mine.getAndSet(sizes[i]);
             progress.update(done.incrementAndGet(), partitions.size(), bytes.addAndGet(Math.max(0, rest)), total);
-            return r;
+            return new Judgement(r, l);
         };
         if (partitions.size() <= 1 || threads == 1) {
-            List<PartitionReport> out = new ArrayList<>();
+            List<Judgement> out = new ArrayList<>();
             for (int i = 0; i < partitions.size(); i++) {
                 if (Thread.interrupted()) {
                     throw new InterruptedException();
@@ -105,13 +159,13 @@ public final class DataDirJudge {
             return t;
         });
         try {
-            List<Future<PartitionReport>> futures = new ArrayList<>();
+            List<Future<Judgement>> futures = new ArrayList<>();
             for (int i = 0; i < partitions.size(); i++) {
                 int k = i;
                 futures.add(pool.submit(() -> one.apply(k)));
             }
-            List<PartitionReport> out = new ArrayList<>();
-            for (Future<PartitionReport> f : futures) {
+            List<Judgement> out = new ArrayList<>();
+            for (Future<Judgement> f : futures) {
                 try {
                     out.add(f.get());
                 } catch (ExecutionException e) {

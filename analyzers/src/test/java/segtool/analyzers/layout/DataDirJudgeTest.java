@@ -2,6 +2,7 @@ package segtool.analyzers.layout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,7 +14,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import segtool.analyzers.recovery.LatentDamage;
 import segtool.analyzers.recovery.PartitionReport;
+import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.recovery.RecoveryOptions;
 import segtool.formats.naming.PartitionPath;
 import segtool.formats.writer.PartitionWriter;
@@ -100,6 +103,59 @@ class DataDirJudgeTest {
                 assertFalse(seen.contains(caller), "the caller waits; the pool judges");
             }
         }
+    }
+
+    private static PartitionPath gallery(String shape) {
+        return PartitionPath.of(Path.of("..", "samples", "gallery", shape, "streams/1/topics/1/partitions/1"));
+    }
+
+    /**
+     * Each partition is prepared (its inputs read) and latent-checked on the thread that judges it: a partition the
+     * preparation declines has neither report nor check, the others get exactly what judging and checking one by
+     * one gives. Without a bar, the log sizes are not read: bytes stay 0 and only the partitions done move.
+     */
+    @Test
+    void preparedAndLatentChecked_onTheJudgingThreads_asOneByOne() throws Exception {
+        List<PartitionPath> partitions = List.of(gallery("healthy"), gallery("interior-damage-below-last-entry"),
+                gallery("fsynced-log-loss"), gallery("torn-tail"));
+        Thread caller = Thread.currentThread();
+        java.util.Set<Thread> preparedOn = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        List<long[]> updates = java.util.Collections.synchronizedList(new ArrayList<>());
+        DataDirJudge.Progress quiet = new DataDirJudge.Progress() {
+            @Override
+            public void update(int done, int total, long bytes, long totalBytes) {
+                updates.add(new long[] {done, total, bytes, totalBytes});
+            }
+
+            @Override
+            public boolean drawn() {
+                return false;
+            }
+        };
+        RecoveryOptions options = RecoveryOptions.defaults().withThreads(2);
+        List<DataDirJudge.Judgement> judged = new DataDirJudge(options, 2).judge(partitions, i -> {
+            preparedOn.add(Thread.currentThread());
+            return i == 3 ? null : new DataDirJudge.Mode(true, null);
+        }, false, true, quiet);
+        assertFalse(preparedOn.contains(caller), "inputs are read on the judging threads");
+        assertEquals(4, judged.size());
+        assertNull(judged.get(3).report());
+        assertNull(judged.get(3).latent());
+        RecoveryEngine engine = new RecoveryEngine(RecoveryOptions.defaults().withThreads(1));
+        LatentDamage check = new LatentDamage(RecoveryOptions.defaults().withThreads(1));
+        for (int i = 0; i < 3; i++) {
+            PartitionReport alone = engine.judge(partitions.get(i), true);
+            assertEquals(alone.toString(), judged.get(i).report().toString());
+            assertEquals(check.check(alone).toString(), judged.get(i).latent().toString());
+        }
+        LatentDamage.Report damaged = judged.get(1).latent();
+        assertEquals(1, damaged.findings());
+        assertEquals(315, damaged.segments().get(0).findings().get(0).from());
+        assertFalse(judged.get(0).latent().damaged());
+        assertEquals(PartitionReport.Outcome.REFUSED, judged.get(2).report().outcome());
+        long[] last = updates.stream().max(java.util.Comparator.comparingLong(u -> u[0])).orElseThrow();
+        assertEquals(List.of(4L, 4L), List.of(last[0], last[1]));
+        assertTrue(updates.stream().allMatch(u -> u[2] == 0 && u[3] == 0), "no sizes read without a bar");
     }
 
     @Test
