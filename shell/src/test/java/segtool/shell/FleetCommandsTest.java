@@ -107,4 +107,55 @@ class FleetCommandsTest {
         assertEquals("segtool: " + root.resolve("x.ndjson") + ": line 1: schema is 'nope', not segtool.manifest/1\n",
                 r.err());
     }
+
+    /**
+     * A manifest or plan that is a FIFO, a device or a directory: one line naming it, exit 64, nothing opened (a FIFO
+     * used to block plan and apply until a writer came; a directory was "segtool: Is a directory", naming no file).
+     * The timeout only turns a regression (a hang) into a failure: in a thread of its own, as a FIFO's open does
+     * not return on an interrupt.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 60, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void aManifestOrPlanThatIsNotARegularFile_isOneLine_exit64_neverOpened() throws Exception {
+        Path fifo = root.resolve("m.fifo");
+        Process mk = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mk.waitFor() == 0, "no mkfifo here");
+        Path dir = Files.createDirectories(root.resolve("m.dir"));
+        Path device = Files.createSymbolicLink(root.resolve("m.dev"), Path.of("/dev/zero"));
+        String[][] kinds = {{fifo.toString(), "a FIFO"}, {dir.toString(), "a directory"},
+            {device.toString(), "a character device"}};
+        for (String[] k : kinds) {
+            for (Object[] args : new Object[][]{{"plan", k[0]}, {"apply", "--plan", k[0]}}) {
+                Cli.Result r = Cli.run(args);
+                assertEquals(ExitCodes.USAGE, r.exit(), args[0] + " " + k[0] + ": " + r);
+                assertEquals("segtool: " + k[0] + ": is " + k[1] + ", not a regular file; segtool does not open it\n",
+                        r.err(), args[0] + " " + k[0] + ": " + r);
+            }
+        }
+    }
+
+    /**
+     * A FIFO named like a segment's .log or .index inside the partition: collect refuses it with one line, exit 3,
+     * and writes no manifest (it had recorded the segment as 0 bytes with the empty digest and exited 0).
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void collect_aFifoNamedLikeASegment_isOneLine_exit3_noManifest() throws Exception {
+        for (String role : new String[]{"log", "index"}) {
+            List<PartitionWriter.SegmentLayout> layout = replica("fifo-" + role, 1);
+            Path dir = root.resolve("fifo-" + role).resolve("streams/1/topics/1/partitions/1");
+            Path target = dir.resolve(role.equals("log") ? layout.get(1).log().getFileName()
+                    : layout.get(1).index().getFileName());
+            Files.delete(target);
+            Process mk = new ProcessBuilder("mkfifo", target.toString()).inheritIO().start();
+            org.junit.jupiter.api.Assumptions.assumeTrue(mk.waitFor() == 0, "no mkfifo here");
+            Path manifest = root.resolve("fifo-" + role + ".ndjson");
+            Cli.Result r = Cli.run("collect", root.resolve("fifo-" + role), "-o", manifest);
+            assertEquals(3, r.exit(), role + ": " + r);
+            assertEquals(1, r.err().lines().count(), role + ": " + r);
+            assertTrue(r.err().contains(target.getFileName() + ": is a FIFO, not a regular file; segtool does not "
+                    + "open it"), role + ": " + r);
+            assertTrue(Files.notExists(manifest), role + ": no manifest: " + r);
+        }
+    }
 }

@@ -164,4 +164,51 @@ class OsReasonTest {
             Files.delete(dir);
         }
     }
+
+    /**
+     * The first segment's .log unreadable (the older-generation sniff and every reader open it first): repair and
+     * rebuild-index said "cannot read the inputs: java.nio.file.AccessDeniedException: <file>", collect, compare and
+     * salvage "cannot read file: <file>" (the path twice, no reason). Each names the file and "Permission denied".
+     */
+    @Test
+    void anUnreadableFirstLog_isPermissionDenied_notAnExceptionName() throws Exception {
+        Path log = p.segment(0).log();
+        Path out = Files.createDirectories(root.resolve("out-first-log"));
+        Files.setPosixFilePermissions(out, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Files.setPosixFilePermissions(log, PosixFilePermissions.fromString("---------"));
+        try {
+            Object[][] runs = {
+                {"scan", p.dir}, {"repair", p.dir}, {"rebuild-index", p.dir}, {"collect", p.dir, "-o",
+                    out.resolve("m.ndjson")}, {"compare", p.dir, p.dir}, {"salvage", p.dir, "-o", out.resolve("s")},
+            };
+            for (Object[] run : runs) {
+                Cli.Result r = unprivileged(run);
+                String all = (r.out() + r.err()).replaceAll("\\s+", " ");
+                assertEquals(3, r.exit(), run[0] + ": " + r);
+                assertTrue(all.contains(log.getFileName() + ": ") && all.contains("Permission denied"),
+                        run[0] + ": names the file and the reason: " + r);
+                assertTrue(!all.contains("Exception") && !r.err().contains("\tat "), run[0] + ": " + r);
+                assertTrue(!all.contains("cannot read file: " + log), run[0] + ": the path is not the reason: " + r);
+            }
+        } finally {
+            Files.setPosixFilePermissions(log, PosixFilePermissions.fromString("rw-r--r--"));
+        }
+    }
+
+    /** A symlink loop as the first .log: the reason is the OS's words, never "java.nio.file.FileSystemException". */
+    @Test
+    void aSymlinkLoopAsTheFirstLog_isNamedWithTheOsReason() throws Exception {
+        Partitions q = Partitions.healthy(root, "loop");
+        Path log = q.segment(0).log();
+        Files.delete(log);
+        Files.createSymbolicLink(log, log.getFileName());
+        for (String command : new String[]{"scan", "explain", "repair", "rebuild-index"}) {
+            Cli.Result r = Cli.run(command, q.dir);
+            String all = (r.out() + r.err()).replaceAll("\\s+", " ");
+            assertEquals(3, r.exit(), command + ": " + r);
+            assertTrue(all.contains(log.getFileName() + ": Too many levels of symbolic links"), command + ": " + r);
+            assertTrue(!all.contains("Exception") && !r.err().contains("\tat "), command + ": " + r);
+        }
+        assertTrue(Files.isSymbolicLink(log), "left as it was");
+    }
 }

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import segtool.analyzers.recovery.Checkpoint;
+import segtool.analyzers.recovery.IoFailure;
 import segtool.formats.metadata.CreatedRevision;
 import segtool.formats.metadata.PurgeGen;
 import segtool.formats.metadata.Superblock;
@@ -72,8 +73,16 @@ public final class InputsResolver {
                     in.refusalLine(), identity);
         } catch (IOException e) {
             return new PartitionInputs(p, null, null, List.of(), PartitionInputs.Refusal.UNDECIDED,
-                    p.directory() + ": cannot read the inputs: " + e, identity);
+                    p.directory() + ": cannot read the inputs: " + reason(e), identity);
         }
+    }
+
+    /** The file and the operating system's reason, as every other I/O line says them (not the exception's type). */
+    private static String reason(IOException e) {
+        if (e instanceof java.nio.file.FileSystemException fs && fs.getFile() != null) {
+            return fs.getFile() + ": " + IoFailure.reasonOf(fs);
+        }
+        return e.getMessage() != null ? e.getMessage() : IoFailure.reasonOf(e);
     }
 
     private PartitionInputs refuse(PartitionPath p, List<String> notes, PartitionInputs.Refusal r, String line) {

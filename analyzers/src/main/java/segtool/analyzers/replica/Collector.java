@@ -20,6 +20,7 @@ import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.recovery.RecoveryOptions;
 import segtool.analyzers.recovery.SegmentReport;
+import segtool.formats.io.RegularFile;
 import segtool.formats.io.SegmentChannel;
 import segtool.formats.log.LogCursor;
 import segtool.formats.naming.PartitionPath;
@@ -145,8 +146,8 @@ public final class Collector {
     }
 
     private PartitionManifest.Segment segment(long start, Path log, Path index) throws IOException {
-        long indexLength = Files.isRegularFile(index) ? size(index) : 0;
-        if (!Files.isRegularFile(log)) {
+        long indexLength = present(index) ? size(index) : 0;
+        if (!present(log)) {
             return new PartitionManifest.Segment(start, 0, FileXxh3Empty.HASH, indexLength, new Batches(), 0, null);
         }
         long digest;
@@ -197,6 +198,30 @@ public final class Collector {
         return List.copyOf(out);
     }
 
+    /**
+     * Whether {@code f} is a regular file (or a symlink to one) to record; false when nothing is there or a symlink
+     * dangles. A FIFO, device, socket or directory under a segment's name, or a symlink loop, cannot be read: one
+     * line naming it, never a length of 0 in the manifest.
+     */
+    private static boolean present(Path f) throws IOException {
+        if (Files.isRegularFile(f)) {
+            return true;
+        }
+        if (!Files.exists(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        try {
+            RegularFile.require(f);
+            return true;
+        } catch (java.nio.file.NoSuchFileException dangling) {
+            return false;
+        } catch (RegularFile.NotRegular special) {
+            throw special;
+        } catch (IOException e) {
+            throw new IOException(f + ": cannot read file metadata: " + reason(e), e);
+        }
+    }
+
     private static long size(Path p) throws IOException {
         try {
             return Files.size(p);
@@ -206,7 +231,7 @@ public final class Collector {
     }
 
     private static String reason(IOException e) {
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return segtool.analyzers.recovery.IoFailure.reasonOf(e);
     }
 
     /** XXH3-64 of no bytes. */

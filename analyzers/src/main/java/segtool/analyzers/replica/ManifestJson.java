@@ -20,7 +20,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
+import segtool.analyzers.layout.Targets;
 import segtool.formats.io.Hex;
+import segtool.formats.io.RegularFile;
 
 /**
  * The {@code segtool.manifest/1} file (docs/fleet.md): NDJSON, one header line, one line per partition, one trailer
@@ -261,6 +263,7 @@ public final class ManifestJson {
 
     /** Reads a whole manifest; a bad one is refused with one line naming the file and where. */
     public static NodeManifest read(Path file) throws IOException {
+        requireFile(file);
         try (InputStream in = open(file); JsonParser p = JSON.createParser(in)) {
             Reader r = new Reader(file, p);
             return r.read();
@@ -269,6 +272,17 @@ public final class ManifestJson {
                     + e.getOriginalMessage());
         } catch (java.io.EOFException | java.util.zip.ZipException e) {
             throw new BadManifest(file + ": compressed data is damaged or cut short: " + e.getMessage());
+        }
+    }
+
+    /**
+     * A manifest or plan named on the command line must be a regular file (or a symlink to one): a FIFO would block
+     * the read until a writer came, a device can be endless, a directory is no manifest. One line naming it (exit 64:
+     * PATH names nothing segtool can open); nothing is opened.
+     */
+    static void requireFile(Path file) throws IOException {
+        if (Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(file)) {
+            throw new Targets.NotATarget(RegularFile.refusal(file));
         }
     }
 

@@ -23,8 +23,9 @@ public record PlanFile(Path file, List<Entry> entries) {
     /** Reads a plan; anything else is refused with one line naming the file. */
     public static PlanFile read(Path file) throws IOException {
         JsonNode root;
-        try {
-            root = new ObjectMapper().readTree(Files.newInputStream(file));
+        ManifestJson.requireFile(file);
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            root = new ObjectMapper().readTree(in);
         } catch (JsonProcessingException e) {
             throw new ManifestJson.BadManifest(file + ": line " + e.getLocation().getLineNr() + ": not JSON: "
                     + e.getOriginalMessage());

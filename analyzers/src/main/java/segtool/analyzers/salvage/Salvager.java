@@ -421,7 +421,8 @@ public final class Salvager {
         } catch (NoSuchFileException e) {
             throw new IOException(s.file() + ": vanished while being salvaged", e);
         } catch (IOException e) {
-            throw new IOException(s.file() + ": cannot read file: " + e.getMessage(), e);
+            throw new IOException(s.file() + ": cannot read file: " + segtool.analyzers.recovery.IoFailure.reasonOf(e),
+                    e);
         }
         try (log; LogCursor cursor = new LogCursor(log, 0, Math.min(Integer.MAX_VALUE, Math.max(
                 BatchHeader.LENGTH, options.maxBatchBytes())))) {
