@@ -26,14 +26,17 @@ public final class DirectBuffers {
     private DirectBuffers() {
     }
 
-    /** A cleared, page-aligned direct buffer of exactly {@code capacity} bytes, reused when one is free. */
+    /**
+     * A cleared, page-aligned direct buffer of exactly {@code capacity} bytes in big-endian order (as a new buffer
+     * is, whatever order its last user set), reused when one is free.
+     */
     public static ByteBuffer take(int capacity) {
         synchronized (FREE) {
             for (Iterator<ByteBuffer> it = FREE.iterator(); it.hasNext(); ) {
                 ByteBuffer b = it.next();
                 if (b.capacity() == capacity) {
                     it.remove();
-                    return b.clear();
+                    return b.clear().order(java.nio.ByteOrder.BIG_ENDIAN);
                 }
             }
         }

@@ -42,6 +42,19 @@ class DirectBuffersTest {
         assertEquals(capacity, again.limit());
     }
 
+    /** A buffer comes back in a new buffer's order, whatever its last user set (the cover sets little-endian). */
+    @Test
+    void aReusedBufferIsBigEndianAgain() {
+        int capacity = 23_456;
+        ByteBuffer first = DirectBuffers.take(capacity).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        first.putLong(0, 1L);
+        DirectBuffers.give(first);
+        ByteBuffer again = DirectBuffers.take(capacity);
+        assertSame(first, again);
+        assertEquals(java.nio.ByteOrder.BIG_ENDIAN, again.order());
+        assertEquals(1L << 56, again.getLong(0));
+    }
+
     @Test
     void aSegmentChannelsWindowIsPageAligned() throws Exception {
         byte[] bytes = new byte[200_000];
