@@ -158,4 +158,28 @@ class FleetCommandsTest {
             assertTrue(Files.notExists(manifest), role + ": no manifest: " + r);
         }
     }
+
+    /**
+     * A segment's .log that is a symlink to a regular file: collect and compare hash it without following links, and
+     * said "cannot read file: Too many levels of symbolic links (NOFOLLOW_LINKS specified)", a loop that is not there.
+     * They refuse it in one line that says it is a symbolic link, exit 3, no manifest.
+     */
+    @Test
+    void collectAndCompare_aSymlinkedLog_isSaidToBeASymlink_notALoop() throws Exception {
+        List<PartitionWriter.SegmentLayout> layout = replica("linked", 1);
+        replica("plain", 1);
+        Path dir = root.resolve("linked").resolve("streams/1/topics/1/partitions/1");
+        Path log = dir.resolve(layout.get(1).log().getFileName());
+        Path moved = Files.move(log, root.resolve("moved.log"));
+        Files.createSymbolicLink(log, moved);
+        Path manifest = root.resolve("linked.ndjson");
+        for (Cli.Result r : new Cli.Result[]{Cli.run("collect", root.resolve("linked"), "-o", manifest),
+            Cli.run("compare", root.resolve("linked"), root.resolve("plain"))}) {
+            assertEquals(3, r.exit(), r.toString());
+            assertEquals("segtool: " + log + ": is a symbolic link; collect and compare hash a segment's .log only as "
+                    + "a regular file, never through a symlink\n", r.err(), r.toString());
+        }
+        assertTrue(Files.notExists(manifest));
+        assertTrue(Files.isSymbolicLink(log), "left as it was");
+    }
 }

@@ -146,8 +146,8 @@ public final class Collector {
     }
 
     private PartitionManifest.Segment segment(long start, Path log, Path index) throws IOException {
-        long indexLength = present(index) ? size(index) : 0;
-        if (!present(log)) {
+        long indexLength = present(index, false) ? size(index) : 0;
+        if (!present(log, true)) {
             return new PartitionManifest.Segment(start, 0, FileXxh3Empty.HASH, indexLength, new Batches(), 0, null);
         }
         long digest;
@@ -199,20 +199,18 @@ public final class Collector {
     }
 
     /**
-     * Whether {@code f} is a regular file (or a symlink to one) to record; false when nothing is there or a symlink
-     * dangles. A FIFO, device, socket or directory under a segment's name, or a symlink loop, cannot be read: one
-     * line naming it, never a length of 0 in the manifest.
+     * Whether {@code f} is a regular file (or, unless it is {@code hashed}, a symlink to one) to record; false when
+     * nothing is there or a symlink dangles. A FIFO, device, socket or directory under a segment's name, or a symlink
+     * loop, cannot be read: one line naming it, never a length of 0 in the manifest. A file that is hashed is opened
+     * without following a symlink, so a symlinked .log is refused in those words (the OS's own, "Too many levels of
+     * symbolic links", would name a loop that is not there).
      */
-    private static boolean present(Path f) throws IOException {
-        if (Files.isRegularFile(f)) {
-            return true;
-        }
+    private static boolean present(Path f, boolean hashed) throws IOException {
         if (!Files.exists(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return false;
         }
         try {
             RegularFile.require(f);
-            return true;
         } catch (java.nio.file.NoSuchFileException dangling) {
             return false;
         } catch (RegularFile.NotRegular special) {
@@ -220,6 +218,11 @@ public final class Collector {
         } catch (IOException e) {
             throw new IOException(f + ": cannot read file metadata: " + reason(e), e);
         }
+        if (hashed && Files.isSymbolicLink(f)) {
+            throw new IOException(f + ": is a symbolic link; collect and compare hash a segment's .log only as a "
+                    + "regular file, never through a symlink");
+        }
+        return true;
     }
 
     private static long size(Path p) throws IOException {
