@@ -50,6 +50,15 @@ public final class RestoreCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        // QUARANTINE naming nothing, or a file, is a usage error like every other PATH (one line on stderr, exit 64,
+        // no document); a directory is the repairer's to judge (a symlink is refused there, never followed)
+        if (!java.nio.file.Files.exists(quarantine, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw new java.nio.file.NoSuchFileException(quarantine.toString());
+        }
+        if (!java.nio.file.Files.isSymbolicLink(quarantine) && !java.nio.file.Files.isDirectory(quarantine)) {
+            throw new segtool.analyzers.layout.Targets.NotATarget(quarantine + ": not a directory; QUARANTINE is a "
+                    + "<partition>.segtool-quarantine.<time> directory");
+        }
         repair.noteDryRun(spec.commandLine().getErr());
         Repairer repairer = RepairCli.repairer(RecoveryEngine.MAX_MESSAGE_SIZE_UPPER_BYTES, plan -> true);
         Repairer.RestoreOutcome o = repairer.restore(quarantine, false, repair.force);

@@ -271,4 +271,28 @@ class RepairCommandTest {
         assertEquals(64, run("repair", data.resolve("nope").toString()).exit());
         assertEquals(3, run("restore", d.toString()).exit(), "not a quarantine directory");
     }
+
+    /**
+     * QUARANTINE naming nothing or a file: one line on stderr, exit 64, and no JSON document (a usage error, as for
+     * every PATH). It had been "cannot restore: ...: not a quarantine directory (no manifest.json)" on stdout with
+     * exit 3, so that -qq said nothing at all and --json wrote a document for a typo.
+     */
+    @Test
+    void restore_aQuarantineThatIsNotThere_orAFile_isAUsageErrorOnStderr() throws Exception {
+        Path missing = data.resolve("p.segtool-quarantine.nope");
+        Path file = Files.writeString(data.resolve("notes.txt"), "not a quarantine\n");
+        String[][] cases = {{missing.toString(), missing + ": no such file or directory"},
+            {file.toString(), file + ": not a directory; QUARANTINE is a <partition>.segtool-quarantine.<time> "
+                + "directory"}};
+        for (String[] c : cases) {
+            for (String[] flags : new String[][]{{}, {"--json"}, {"-qq"}, {"--apply", "-y"}}) {
+                String[] args = Stream.concat(Stream.of("restore", c[0]), Stream.of(flags)).toArray(String[]::new);
+                Run r = run(args);
+                assertEquals(64, r.exit(), String.join(" ", args) + ": " + r);
+                assertEquals("", r.out(), String.join(" ", args) + ": " + r);
+                assertEquals("segtool: " + c[1] + "\n", r.err(), String.join(" ", args) + ": " + r);
+            }
+        }
+        assertEquals("not a quarantine\n", Files.readString(file));
+    }
 }
