@@ -251,6 +251,10 @@ public final class InputsResolver {
         }
         WalInputs w = wal.inputs();
         if (cli.checkpoint() != null) {
+            if (wal.saysNone()) {
+                return refuse(p, notes, PartitionInputs.Refusal.CONTRADICTS_METADATA, "--wal-checkpoint contradicts "
+                        + w.text() + ": the server recovers this partition without a checkpoint (METADATA 6.5)");
+            }
             if (w.checkpoint() == null) {
                 w = new WalInputs(cli.checkpoint(), "--wal-checkpoint; " + w.source(), w.openSteps(), w.notes());
             } else if (!cli.checkpoint().samePosition(w.checkpoint())) {

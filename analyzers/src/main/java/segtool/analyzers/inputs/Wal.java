@@ -24,8 +24,15 @@ import segtool.formats.naming.SegmentFiles;
  * the directory before segment recovery runs.
  */
 final class Wal {
-    /** The WAL's answer, or the refusal that replaces a verdict. */
-    record Result(WalInputs inputs, PartitionInputs.Refusal refusal, String line) {
+    /**
+     * The WAL's answer, or the refusal that replaces a verdict. {@code saysNone}: a frontier slot won and carries no
+     * segment state, so the server itself recovers without a checkpoint (METADATA 6.5).
+     */
+    record Result(WalInputs inputs, PartitionInputs.Refusal refusal, String line, boolean saysNone) {
+        Result(WalInputs inputs, PartitionInputs.Refusal refusal, String line) {
+            this(inputs, refusal, line, false);
+        }
+
         static Result refuse(PartitionInputs.Refusal r, String line) {
             return new Result(null, r, line);
         }
@@ -145,7 +152,7 @@ final class Wal {
         }
         String source = name + "/frontier slot " + w.index() + ", sequence " + Long.toUnsignedString(w.sequence());
         if (w.segments() == null) {
-            return new Result(new WalInputs(null, source + ": no segment state", List.of(), notes), null, null);
+            return new Result(new WalInputs(null, source + ": no segment state", List.of(), notes), null, null, true);
         }
         Frontier.SegmentState seg = w.segments();
         Frontier.Position cp = seg.checkpoint();

@@ -430,4 +430,28 @@ class InputsResolverTest {
         assertEquals("PrepareWal: prepares-1/prepares-0.wal holds 0 bytes (missing), fewer than the 4096 that "
                 + "prepares-1/frontier slot 0 published (METADATA 6.3): the WAL does not open", missing.refusalLine());
     }
+
+    /**
+     * METADATA 6.5: "With byte 99 = 0 (or no frontier) recovery runs without a checkpoint". A frontier whose winning
+     * slot verifies and carries no segment state is the server's own answer, so a --wal-checkpoint beside it
+     * contradicts the partition's WAL (as --durability contradicting the stored option does), while a partition
+     * without prepares-<rev>/ (copied out on its own) still takes the command line's.
+     */
+    @Test
+    void walCheckpointOnTheCommandLine_contradictsAFrontierWithoutSegmentState() throws Exception {
+        NodeDir n = new NodeDir(tmp.resolve("node"));
+        n.snapshot(SnapshotWriter.example28().file());
+        Path p = n.partition(0, 0, 0, 1);
+        InputsResolver.CommandLine cp = new InputsResolver.CommandLine(null, false, new Checkpoint(0, 782, 4));
+        PartitionInputs copied = resolve(p, cp);
+        assertTrue(copied.judgeable(), copied.refusalLine());
+        assertEquals(new Checkpoint(0, 782, 4), copied.wal().checkpoint());
+        FrontierWriter w = FrontierWriter.example69().noSegments();
+        w.segmentReferences = 0;
+        NodeDir.wal(p, 1, w);
+        PartitionInputs in = resolve(p, cp);
+        assertEquals(PartitionInputs.Refusal.CONTRADICTS_METADATA, in.refusal(), in.refusalLine());
+        assertEquals("--wal-checkpoint contradicts checkpoint=none (prepares-1/frontier slot 0, sequence 2: no segment "
+                + "state): the server recovers this partition without a checkpoint (METADATA 6.5)", in.refusalLine());
+    }
 }
