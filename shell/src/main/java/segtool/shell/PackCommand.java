@@ -40,6 +40,9 @@ public final class PackCommand implements Callable<Integer>, PlainCommand {
 
     @Override
     public Integer call() throws Exception {
+        if (!Files.exists(source)) {
+            throw new java.nio.file.NoSuchFileException(source.toString());
+        }
         if (!Files.isDirectory(source)) {
             throw new CommandLine.ParameterException(spec.commandLine(), source + ": not a directory");
         }

@@ -80,4 +80,18 @@ class DumpVerdictsTest {
         assertTrue(r.err().contains("../escape.log"), r.err());
         assertTrue(Files.notExists(root.resolve("escape.log")));
     }
+
+    /** pack of a PATH that is not there names the OS reason (it said "not a directory"), exit 64, writes nothing. */
+    @Test
+    void pack_aMissingPath_isNoSuchFile_andWritesNothing() throws Exception {
+        Path missing = root.resolve("no-such-node");
+        Path out = root.resolve("dump.tar.lz4");
+        Cli.Result r = Cli.run("pack", missing, "-o", out);
+        assertEquals(64, r.exit(), r.toString());
+        assertEquals("segtool: " + missing + ": no such file or directory\n", r.err(), r.toString());
+        assertTrue(Files.notExists(out), r.toString());
+        try (var s = Files.list(root)) {
+            assertEquals(0, s.count(), "nothing written beside OUT either");
+        }
+    }
 }
