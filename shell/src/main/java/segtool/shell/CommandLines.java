@@ -215,7 +215,7 @@ public final class CommandLines {
 
     static String message(Throwable e) {
         if (e instanceof NoSuchFileException) {
-            return e.getMessage() + ": no such file or directory";
+            return segtool.analyzers.layout.Targets.noSuchFile(e.getMessage());
         }
         if (e instanceof AccessDeniedException) {
             return e.getMessage() + ": permission denied";

@@ -211,4 +211,25 @@ class OsReasonTest {
         }
         assertTrue(Files.isSymbolicLink(log), "left as it was");
     }
+
+    /**
+     * A name with bytes that are not valid UTF-8 (a crash dump's, a hostile operator's) reaches Java with U+FFFD in
+     * their place, so the file asked for is not the one on disk: "no such file or directory" alone sent the operator
+     * looking for a file that is there. The line says why, and what works (a directory above it).
+     */
+    @Test
+    void aNameJavaReceivedWithReplacementCharacters_saysWhyItIsNotFound() throws Exception {
+        Path bad = root.resolve("node-\uFFFD\uFFFD");
+        Object[][] runs = {{"scan", bad}, {"repair", bad}, {"batches", bad.resolve("0")}, {"hexdump", bad.resolve(
+            "00000000000000000000.log"), "0"}, {"restore", bad}};
+        for (Object[] run : runs) {
+            Cli.Result r = Cli.run(run);
+            assertEquals(ExitCodes.USAGE, r.exit(), run[0] + ": " + r);
+            assertEquals(1, r.err().lines().count(), run[0] + ": " + r);
+            assertTrue(r.err().startsWith("segtool: " + run[1] + ": no such file or directory (the name as segtool "
+                    + "received it has U+FFFD where bytes not valid in the locale's encoding were"), run[0] + ": " + r);
+        }
+        Cli.Result plain = Cli.run("scan", root.resolve("no-such-node"));
+        assertEquals("segtool: " + root.resolve("no-such-node") + ": no such file or directory\n", plain.err());
+    }
 }

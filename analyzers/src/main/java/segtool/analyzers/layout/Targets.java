@@ -46,9 +46,21 @@ public record Targets(Kind kind, Path path, List<PartitionPath> partitions, Long
         skipped = List.copyOf(skipped);
     }
 
+    /**
+     * "{@code <path>: no such file or directory}", and, when the name holds U+FFFD, why: a name whose bytes are not
+     * valid in the locale's encoding reaches Java with each bad byte replaced, so the file asked for is not the one
+     * on disk. A directory above it still works (names read from a listing keep their bytes).
+     */
+    public static String noSuchFile(Object path) {
+        String p = String.valueOf(path);
+        return p + ": no such file or directory" + (p.indexOf('\uFFFD') < 0 ? "" : " (the name as segtool received "
+                + "it has U+FFFD where bytes not valid in the locale's encoding were: Java cannot open such a name "
+                + "from the command line; name a directory above it, or rename it)");
+    }
+
     public static Targets resolve(Path path) throws IOException {
         if (!Files.exists(path)) {
-            throw new NotATarget(path + ": no such file or directory");
+            throw new NotATarget(noSuchFile(path));
         }
         if (Files.isRegularFile(path)) {
             String name = path.getFileName().toString();

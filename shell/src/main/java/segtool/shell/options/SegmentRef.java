@@ -83,7 +83,7 @@ public record SegmentRef(PartitionPath partition, long start, Path log, Path ind
         if (Files.exists(arg, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             throw new Targets.NotATarget(segtool.formats.io.RegularFile.refusal(arg));
         }
-        throw new Targets.NotATarget(arg + ": no such file or directory");
+        throw new Targets.NotATarget(Targets.noSuchFile(arg));
     }
 
     /**
