@@ -33,58 +33,67 @@ final class Probe {
         }
         long residue = len - dmg;
         budget.grow(residue);
-        long candidates = 0;
-        long verifications = 0;
-        long verified = 0;
         // Candidates are examined one byte apart, in order, every one charged as the spec requires. The loop reads
-        // the window directly; where a candidate's batch_length is below 256 (bytes 33..39 of its header zero),
-        // every following candidate whose batch_length bytes are still zero is rejected and charged in bulk up to
-        // the next nonzero byte, so a zero-filled tail costs a word scan.
+        // the window directly and rejects in bulk what cannot decode, charging every candidate of the run: a
+        // nonzero reserved byte rejects each candidate that holds it among its bytes 52..255 (over noise, about
+        // 200 at a time), and where a candidate's batch_length is below 256 (bytes 33..39 of its header zero),
+        // every following candidate whose batch_length bytes are still zero is rejected up to the next nonzero
+        // byte, so a zero-filled tail costs a word scan.
         SegmentChannel window = log.window();
         long lastCandidate = len - BatchHeader.LENGTH;
         long c = dmg + 1;
+        long[] counts = {0, 0, 0};   // candidates, verifications, verified bytes
         while (c <= lastCandidate) {
             int i = window.at(c, BatchHeader.LENGTH);
             ByteBuffer b = window.buffer();
             long stop = Math.min(lastCandidate, window.windowEnd() - BatchHeader.LENGTH);
             boolean moved = false;
             while (c <= stop && !moved) {
-                candidates++;
-                if ((candidates & 0xFFFF) == 0) {
-                    RecoveryEngine.checkCancelled();
+                long run = BatchHeader.undecodableRun(b, i);
+                if (run == 0 && U64.lt(LittleEndian.u64(b, i + BatchHeader.BATCH_LENGTH_OFFSET),
+                        BatchHeader.LENGTH)) {
+                    run = 1 + zeroRun(b, i, stop - c);
                 }
-                if (!budget.chargeCandidate()) {
-                    findings.add(new ProbeResult(dmg, residue, candidates, verifications, verified, -1, true));
-                    throw new Refusal.Raised(unverifiedResidue(dmg));
-                }
-                if (U64.lt(LittleEndian.u64(b, i + BatchHeader.BATCH_LENGTH_OFFSET), BatchHeader.LENGTH)) {
-                    long skip = zeroRun(b, i, stop - c);
-                    if (skip > 0) {
-                        long charged = budget.chargeCandidates(skip);
-                        candidates += charged;
-                        if (charged != skip || U64.gt(budget.spentUnits(), budget.limitUnits())) {
-                            findings.add(new ProbeResult(dmg, residue, candidates, verifications, verified, -1,
-                                    true));
-                            throw new Refusal.Raised(unverifiedResidue(dmg));
-                        }
-                    }
-                    c += 1 + skip;
-                    i += 1 + (int) skip;
+                if (run > 0) {
+                    long skip = Math.min(run, stop - c + 1);
+                    charge(dmg, residue, counts, skip);
+                    c += skip;
+                    i += (int) skip;
                     continue;
                 }
-                if (BatchHeader.decodes(b, i)) {
-                    BatchHeader h = BatchHeader.read(b, i);
-                    moved = examine(dmg, residue, c, h, hasChainEnd, chainEnd, candidates, verifications, verified);
-                    if (moved) {
-                        verifications++;
-                        verified = U64.addSat(verified, h.batchLength());
-                    }
+                charge(dmg, residue, counts, 1);
+                // the reserved bytes are zero and batch_length is at least 256: the header decodes
+                BatchHeader h = BatchHeader.read(b, i);
+                moved = examine(dmg, residue, c, h, hasChainEnd, chainEnd, counts[0], counts[1], counts[2]);
+                if (moved) {
+                    counts[1]++;
+                    counts[2] = U64.addSat(counts[2], h.batchLength());
                 }
                 c++;
                 i++;
             }
         }
+        long candidates = counts[0];
+        long verifications = counts[1];
+        long verified = counts[2];
         findings.add(new ProbeResult(dmg, residue, candidates, verifications, verified, -1, false));
+    }
+
+    /**
+     * Charges {@code n} candidates at once (as {@code n} single charges, stopping at the first that fails) and adds
+     * them to {@code counts[0]}; an exhausted budget records the run and refuses with UnverifiedResidue.
+     */
+    private void charge(long dmg, long residue, long[] counts, long n) throws Refusal.Raised {
+        long before = counts[0];
+        long charged = budget.chargeCandidates(n);
+        counts[0] += charged;
+        if (charged != n || U64.gt(budget.spentUnits(), budget.limitUnits())) {
+            findings.add(new ProbeResult(dmg, residue, counts[0], counts[1], counts[2], -1, true));
+            throw new Refusal.Raised(unverifiedResidue(dmg));
+        }
+        if ((before >>> 16) != (counts[0] >>> 16)) {
+            RecoveryEngine.checkCancelled();
+        }
     }
 
     /**
