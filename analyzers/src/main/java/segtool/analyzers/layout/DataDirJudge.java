@@ -64,28 +64,15 @@ public final class DataDirJudge {
         this.threads = Math.max(1, threads);
     }
 
-    /** Reports in the order of {@code partitions}; each carries the other mode's verdict when {@code both}. */
+    /**
+     * Reports in the order of {@code partitions}, all judged in one durable mode with the options' checkpoint; each
+     * carries the other mode's verdict when {@code both}.
+     */
     public List<PartitionReport> judge(List<PartitionPath> partitions, boolean durable, boolean both,
                                        Progress progress) throws InterruptedException {
-        List<Boolean> modes = new ArrayList<>();
-        List<Checkpoint> checkpoints = new ArrayList<>();
-        for (int i = 0; i < partitions.size(); i++) {
-            modes.add(durable);
-            checkpoints.add(options.checkpoint());
-        }
-        return judge(partitions, modes, checkpoints, both, progress);
-    }
-
-    /**
-     * As {@link #judge(List, boolean, boolean, Progress)}, each partition with its own durable mode and WAL checkpoint
-     * (null: none), as the data directory's metadata gives them (analyzers.inputs).
-     */
-    public List<PartitionReport> judge(List<PartitionPath> partitions, List<Boolean> durable,
-                                       List<Checkpoint> checkpoints, boolean both, Progress progress)
-            throws InterruptedException {
+        Mode mode = new Mode(durable, options.checkpoint());
         List<PartitionReport> out = new ArrayList<>();
-        for (Judgement j : judge(partitions, i -> new Mode(durable.get(i), checkpoints.get(i)), both, false,
-                progress)) {
+        for (Judgement j : judge(partitions, i -> mode, both, false, progress)) {
             out.add(j.report());
         }
         return out;

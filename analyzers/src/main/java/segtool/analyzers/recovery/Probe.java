@@ -17,6 +17,10 @@ final class Probe {
     private final SegmentLog log;
     private final Budget budget;
     private final List<ProbeResult> findings;
+    // the counts of the run in progress: candidates examined, verifications, bytes verified
+    private long candidates;
+    private long verifications;
+    private long verified;
 
     /** A probe over {@code log} charging {@code budget}; each run's result is added to {@code findings}. */
     Probe(SegmentLog log, Budget budget, List<ProbeResult> findings) {
@@ -42,7 +46,9 @@ final class Probe {
         SegmentChannel window = log.window();
         long lastCandidate = len - BatchHeader.LENGTH;
         long c = dmg + 1;
-        long[] counts = {0, 0, 0};   // candidates, verifications, verified bytes
+        candidates = 0;
+        verifications = 0;
+        verified = 0;
         while (c <= lastCandidate) {
             int i = window.at(c, BatchHeader.LENGTH);
             ByteBuffer b = window.buffer();
@@ -56,42 +62,39 @@ final class Probe {
                 }
                 if (run > 0) {
                     long skip = Math.min(run, stop - c + 1);
-                    charge(dmg, residue, counts, skip);
+                    charge(dmg, residue, skip);
                     c += skip;
                     i += (int) skip;
                     continue;
                 }
-                charge(dmg, residue, counts, 1);
+                charge(dmg, residue, 1);
                 // the reserved bytes are zero and batch_length is at least 256: the header decodes
                 BatchHeader h = BatchHeader.read(b, i);
-                moved = examine(dmg, residue, c, h, hasChainEnd, chainEnd, counts[0], counts[1], counts[2]);
+                moved = examine(dmg, residue, c, h, hasChainEnd, chainEnd);
                 if (moved) {
-                    counts[1]++;
-                    counts[2] = U64.addSat(counts[2], h.batchLength());
+                    verifications++;
+                    verified = U64.addSat(verified, h.batchLength());
                 }
                 c++;
                 i++;
             }
         }
-        long candidates = counts[0];
-        long verifications = counts[1];
-        long verified = counts[2];
         findings.add(new ProbeResult(dmg, residue, candidates, verifications, verified, -1, false));
     }
 
     /**
-     * Charges {@code n} candidates at once (as {@code n} single charges, stopping at the first that fails) and adds
-     * them to {@code counts[0]}; an exhausted budget records the run and refuses with UnverifiedResidue.
+     * Charges {@code n} candidates at once (as {@code n} single charges, stopping at the first that fails) and counts
+     * them; an exhausted budget records the run and refuses with UnverifiedResidue.
      */
-    private void charge(long dmg, long residue, long[] counts, long n) throws Refusal.Raised {
-        long before = counts[0];
+    private void charge(long dmg, long residue, long n) throws Refusal.Raised {
+        long before = candidates;
         long charged = budget.chargeCandidates(n);
-        counts[0] += charged;
+        candidates += charged;
         if (charged != n || U64.gt(budget.spentUnits(), budget.limitUnits())) {
-            findings.add(new ProbeResult(dmg, residue, counts[0], counts[1], counts[2], -1, true));
+            findings.add(new ProbeResult(dmg, residue, candidates, verifications, verified, -1, true));
             throw new Refusal.Raised(unverifiedResidue(dmg));
         }
-        if ((before >>> 16) != (counts[0] >>> 16)) {
+        if ((before >>> 16) != (candidates >>> 16)) {
             RecoveryEngine.checkCancelled();
         }
     }
@@ -120,8 +123,8 @@ final class Probe {
      * chain, fits and holds messages. Returns true when it was verified (and failed), which moves the window; a
      * survivor or an exhausted budget refuses.
      */
-    private boolean examine(long dmg, long residue, long c, BatchHeader h, boolean hasChainEnd, long chainEnd,
-                            long candidates, long verifications, long verified) throws IOException, Refusal.Raised {
+    private boolean examine(long dmg, long residue, long c, BatchHeader h, boolean hasChainEnd, long chainEnd)
+            throws IOException, Refusal.Raised {
         long s = log.start();
         long len = log.length();
         boolean advances = hasChainEnd ? U64.gt(h.baseOffset(), chainEnd) : U64.ge(h.baseOffset(), s);
