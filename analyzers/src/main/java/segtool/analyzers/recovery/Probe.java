@@ -38,11 +38,9 @@ final class Probe {
         long residue = len - dmg;
         budget.grow(residue);
         // Candidates are examined one byte apart, in order, every one charged as the spec requires. The loop reads
-        // the window directly and rejects in bulk what cannot decode, charging every candidate of the run: a
-        // nonzero reserved byte rejects each candidate that holds it among its bytes 52..255 (over noise, about
-        // 200 at a time), and where a candidate's batch_length is below 256 (bytes 33..39 of its header zero),
-        // every following candidate whose batch_length bytes are still zero is rejected up to the next nonzero
-        // byte, so a zero-filled tail costs a word scan.
+        // the window directly and rejects in bulk the runs of candidates that surely do not decode
+        // (BatchHeader.undecodableRun: a zero-filled stretch in one word scan, noise about 200 at a time),
+        // charging every candidate of the run.
         SegmentChannel window = log.window();
         long lastCandidate = len - BatchHeader.LENGTH;
         long c = dmg + 1;
@@ -55,16 +53,11 @@ final class Probe {
             long stop = Math.min(lastCandidate, window.windowEnd() - BatchHeader.LENGTH);
             boolean moved = false;
             while (c <= stop && !moved) {
-                long run = BatchHeader.undecodableRun(b, i);
-                if (run == 0 && U64.lt(LittleEndian.u64(b, i + BatchHeader.BATCH_LENGTH_OFFSET),
-                        BatchHeader.LENGTH)) {
-                    run = 1 + zeroRun(b, i, stop - c);
-                }
+                long run = BatchHeader.undecodableRun(b, i, stop - c + 1);
                 if (run > 0) {
-                    long skip = Math.min(run, stop - c + 1);
-                    charge(dmg, residue, skip);
-                    c += skip;
-                    i += (int) skip;
+                    charge(dmg, residue, run);
+                    c += run;
+                    i += (int) run;
                     continue;
                 }
                 charge(dmg, residue, 1);
@@ -97,25 +90,6 @@ final class Probe {
         if ((before >>> 16) != (candidates >>> 16)) {
             RecoveryEngine.checkCancelled();
         }
-    }
-
-    /**
-     * For a candidate at window index {@code i} whose batch_length bytes 33..39 are zero: how many of the next
-     * candidates (at most {@code maxSkip}) also have only zero bytes in their batch_length bytes 33..39, and so
-     * cannot decode. Candidate {@code i + k} reads bytes {@code i + k + 33 .. i + k + 39}.
-     */
-    private static int zeroRun(ByteBuffer b, int i, long maxSkip) {
-        int limit = (int) Math.min(maxSkip, Integer.MAX_VALUE - 64L);
-        int j = i + 40;
-        int end = i + 40 + limit;
-        while (j + Long.BYTES <= end && LittleEndian.u64(b, j) == 0) {
-            j += Long.BYTES;
-        }
-        while (j < end && b.get(j) == 0) {
-            j++;
-        }
-        // bytes [i + 40, j) are zero: candidates i + 1 .. i + (j - i - 40) see only zeros in 33..39
-        return j - i - 40;
     }
 
     /**

@@ -248,9 +248,9 @@ final class LogScan {
             long stop = Math.min(last, log.windowEnd() - BatchHeader.LENGTH);
             long tried = -1;
             for (; c <= stop; c++, i++) {
-                // a nonzero reserved byte rejects every candidate that holds it among its bytes 52..255 (over
-                // noise, about 200 at a time); they count as candidates all the same
-                long run = Math.min(BatchHeader.undecodableRun(b, i), stop - c + 1);
+                // runs of candidates that surely do not decode are passed at once (a zero-filled stretch in one
+                // word scan, noise about 200 at a time); they count as candidates all the same
+                long run = BatchHeader.undecodableRun(b, i, stop - c + 1);
                 long before = candidates;
                 candidates += Math.max(1, run);
                 if ((before >>> 20) != (candidates >>> 20)) {
@@ -261,8 +261,9 @@ final class LogScan {
                     i += (int) run - 1;
                     continue;
                 }
+                // the header decodes (batch_length at least 256, reserved bytes zero)
                 long len = LittleEndian.u64(b, i + BatchHeader.BATCH_LENGTH_OFFSET);
-                if (U64.lt(len, BatchHeader.LENGTH) || U64.gt(len, maxBatchBytes) || U64.gt(len, length - c)) {
+                if (U64.gt(len, maxBatchBytes) || U64.gt(len, length - c)) {
                     continue;
                 }
                 if (LittleEndian.u32(b, i + BatchHeader.MESSAGE_COUNT_OFFSET) == 0) {
@@ -270,9 +271,6 @@ final class LogScan {
                 }
                 long base = LittleEndian.u64(b, i + BatchHeader.BASE_OFFSET_OFFSET);
                 if (found ? !U64.gt(base, lastEnd) : U64.lt(base, start)) {
-                    continue;
-                }
-                if (!BatchHeader.decodes(b, i)) {
                     continue;
                 }
                 BatchHeader h = BatchHeader.read(b, i);

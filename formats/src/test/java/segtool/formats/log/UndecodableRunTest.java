@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link BatchHeader#undecodableRun}: the searches of the damage probe and of salvage skip that many candidates at
- * once, so every candidate it covers must fail F 2.2's reserved-bytes rule, and the count must be the one the last
- * nonzero reserved byte gives (worked out here byte by byte).
+ * once, so every candidate it covers must fail F 2.2 (batch_length below 256, or a nonzero reserved byte), none is
+ * skipped when the header decodes, and the count is the one the rule gives (worked out here byte by byte).
  */
 class UndecodableRunTest {
     /** Bytes that are zero with the given chance in percent, so that all-zero reserved stretches occur too. */
@@ -40,44 +40,54 @@ class UndecodableRunTest {
         return -1;
     }
 
-    @Property(tries = 400)
-    void everyCandidateOfTheRunFailsTheReservedRule_andTheRunIsTheLastNonzeroBytesReach(
-            @ForAll long seed, @ForAll @IntRange(min = 0, max = 100) int zeroPercent, @ForAll boolean direct) {
-        ByteBuffer b = bytes(seed, zeroPercent, direct);
-        for (int at = 0; at + 2 * BatchHeader.LENGTH <= b.capacity(); at++) {
-            int run = BatchHeader.undecodableRun(b, at);
-            int last = lastNonZeroReserved(b, at);
-            assertEquals(last < 0 ? 0 : last - (BatchHeader.RESERVED_OFFSET - 1), run, "at " + at);
-            assertEquals(run == 0, BatchHeader.firstNonZeroReserved(b, at) < 0, "at " + at);
-            for (int k = 0; k < run; k++) {
-                assertTrue(BatchHeader.firstNonZeroReserved(b, at + k) >= 0, "candidate " + (at + k)
-                        + " of the run from " + at + " has all-zero reserved bytes");
+    /** The run the two rules give, byte by byte. */
+    private static long expected(ByteBuffer b, int at, long max) {
+        if (Long.compareUnsigned(b.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong(at + 32), 256) < 0) {
+            long k = 1;
+            while (k < max && b.get((int) (at + 39 + k)) == 0) {
+                k++;
             }
-            if (run > 0) {
-                // the run is exact: the candidate just past it no longer holds that byte
-                int next = at + run;
-                assertTrue(next + BatchHeader.RESERVED_OFFSET > at + last);
+            return k;
+        }
+        int last = lastNonZeroReserved(b, at);
+        return last < 0 ? 0 : Math.min(max, last - (BatchHeader.RESERVED_OFFSET - 1));
+    }
+
+    @Property(tries = 400)
+    void everyCandidateOfTheRunFailsToDecode_andTheRunIsWhatTheRuleGives(
+            @ForAll long seed, @ForAll @IntRange(min = 0, max = 100) int zeroPercent, @ForAll boolean direct,
+            @ForAll @IntRange(min = 1, max = 256) int max) {
+        ByteBuffer b = bytes(seed, zeroPercent, direct);
+        for (int at = 0; at + BatchHeader.LENGTH + max - 1 <= b.capacity(); at++) {
+            long run = BatchHeader.undecodableRun(b, at, max);
+            assertEquals(expected(b, at, max), run, "at " + at);
+            assertEquals(run == 0, BatchHeader.decodes(b, at), "at " + at);
+            assertTrue(run <= max, "at " + at);
+            for (int k = 0; k < run; k++) {
+                assertTrue(!BatchHeader.decodes(b, at + k), "candidate " + (at + k) + " of the run from " + at
+                        + " decodes");
             }
         }
     }
 
     @Test
-    void theEdgesOfTheReservedStretch() {
-        ByteBuffer b = ByteBuffer.allocate(512);
-        assertEquals(0, BatchHeader.undecodableRun(b, 0), "all zero: may decode");
+    void theEdgesOfTheRules() {
+        ByteBuffer b = ByteBuffer.allocate(1024);
+        assertEquals(255, BatchHeader.undecodableRun(b, 0, 255), "all zero: batch_length 0, up to the max");
+        b.put(100, (byte) 7);
+        assertEquals(61, BatchHeader.undecodableRun(b, 0, 255), "zero batch_length bytes up to byte 99");
+        b.put(100, (byte) 0);
+        b.put(32 + 1, (byte) 1);   // batch_length 256: at least 256
+        assertEquals(0, BatchHeader.undecodableRun(b, 0, 255), "batch_length 256, reserved zero: decodes");
         b.put(BatchHeader.RESERVED_OFFSET, (byte) 1);
-        assertEquals(1, BatchHeader.undecodableRun(b, 0), "byte 52 only: this candidate alone");
+        assertEquals(1, BatchHeader.undecodableRun(b, 0, 255), "byte 52 only: this candidate alone");
         b.put(BatchHeader.RESERVED_OFFSET + 3, (byte) 1);
-        assertEquals(4, BatchHeader.undecodableRun(b, 0), "byte 55, the u32's last");
+        assertEquals(4, BatchHeader.undecodableRun(b, 0, 255), "byte 55, the u32's last");
         b.put(BatchHeader.RESERVED_OFFSET + 4, (byte) 1);
-        assertEquals(5, BatchHeader.undecodableRun(b, 0), "byte 56, the first word's first");
+        assertEquals(5, BatchHeader.undecodableRun(b, 0, 255), "byte 56, the first word's first");
         b.put(BatchHeader.LENGTH - 1, (byte) 0x80);
-        assertEquals(BatchHeader.LENGTH - BatchHeader.RESERVED_OFFSET, BatchHeader.undecodableRun(b, 0),
+        assertEquals(BatchHeader.LENGTH - BatchHeader.RESERVED_OFFSET, BatchHeader.undecodableRun(b, 0, 255),
                 "byte 255: 204 candidates hold it");
-        ByteBuffer fields = ByteBuffer.allocate(512);
-        for (int i = 0; i < BatchHeader.RESERVED_OFFSET; i++) {
-            fields.put(i, (byte) 0xFF);
-        }
-        assertEquals(0, BatchHeader.undecodableRun(fields, 0), "bytes 0..51 are fields, not reserved");
+        assertEquals(3, BatchHeader.undecodableRun(b, 0, 3), "never past the max");
     }
 }
