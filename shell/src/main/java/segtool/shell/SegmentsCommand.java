@@ -20,6 +20,7 @@ import segtool.analyzers.inspect.HeaderWalk;
 import segtool.analyzers.inspect.PartitionFiles;
 import segtool.analyzers.inspect.SegmentReader;
 import segtool.analyzers.recovery.Sweep;
+import segtool.analyzers.repair.Companions;
 import segtool.analyzers.layout.Targets;
 import segtool.formats.anchor.AnchorRecord;
 import segtool.formats.index.IndexEntry;
@@ -89,12 +90,13 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
                 json.g().writeArrayFieldStart("partitions");
             }
             boolean firstPartition = true;
+            Companions companions = new Companions();
             for (PartitionPath p : t.partitions()) {
                 if (read.partitionId != null) {
                     p = p.withPartitionId(read.partitionId);
                 }
                 List<Row> rows = rows(p);
-                List<String> others = others(p.directory(), rows);
+                List<String> others = others(p.directory(), rows, companions);
                 boolean problems = rows.stream().anyMatch(r -> r.notes().stream().anyMatch(n -> !informational(n)));
                 exit = ExitCode.combine(exit, ExitCode.reading(problems));
                 if (json != null) {
@@ -198,7 +200,7 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
      * Every entry of the partition directory that is not a segment's .log/.index, with what recovery does to it: the
      * engine's sweep classifies each one (RECOVERY 3), so a symbolic link is what it is, not what it points to.
      */
-    private static List<String> others(Path dir, List<Row> rows) throws IOException {
+    private static List<String> others(Path dir, List<Row> rows, Companions companions) throws IOException {
         List<String> out = new ArrayList<>();
         for (Sweep.Entry e : PartitionFiles.classified(dir)) {
             Path p = e.path();
@@ -244,7 +246,8 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
             }
         }
         Path parent = dir.toAbsolutePath().getParent();
-        if (parent != null && dir.getFileName() != null) {
+        // the parent is listed once for all partitions (Companions), not once per partition
+        if (parent != null && dir.getFileName() != null && companions.mayHave(dir)) {
             String prefix = dir.getFileName() + ".fenced.";
             for (Path p : PartitionFiles.list(parent)) {
                 String n = p.getFileName().toString();

@@ -14,6 +14,7 @@ import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.PlannedOp;
 import segtool.analyzers.recovery.RecoveryEngine;
+import segtool.analyzers.repair.Companions;
 import segtool.analyzers.repair.Manifest;
 import segtool.analyzers.repair.Quarantine;
 import segtool.analyzers.repair.QuarantineEntry;
@@ -54,19 +55,23 @@ public final class Doctor {
     public Report examine(Path path, List<PartitionPath> partitions, boolean durable) throws IOException {
         List<Finding> out = new ArrayList<>();
         String mode = durable ? " --enforce-fsync=true" : "";
+        Companions companions = new Companions();
         for (PartitionPath p : partitions) {
-            out.addAll(partition(p, durable, mode));
+            out.addAll(partition(p, durable, mode, companions));
         }
         return new Report(path, durable, partitions.size(), out);
     }
 
-    private List<Finding> partition(PartitionPath p, boolean durable, String mode) throws IOException {
+    private List<Finding> partition(PartitionPath p, boolean durable, String mode, Companions companions)
+            throws IOException {
         List<Finding> out = new ArrayList<>();
         Path dir = p.directory().toAbsolutePath().normalize();
         String q = quote(dir.toString());
         PartitionReport r = engine.judge(p, durable);
-        List<Path> fences = Salvager.fences(dir);
-        List<Path> quarantines = Quarantine.of(dir);
+        // the parent is listed once for all partitions, not twice per partition (quadratic in a big data directory)
+        boolean beside = companions.mayHave(dir);
+        List<Path> fences = beside ? Salvager.fences(dir) : List.of();
+        List<Path> quarantines = beside ? Quarantine.of(dir) : List.of();
         Salvager.Result survey = null;
         List<String> problems = new ArrayList<>();
         if (r.outcome() == PartitionReport.Outcome.REFUSED || !fences.isEmpty()) {

@@ -59,15 +59,34 @@ public final class Repairer {
     private final Function<Path, ServerGuard.Report> guard;
     private final Applier applier;
     private final Confirm confirm;
-    private final Map<Path, ServerGuard.Report> checked = new HashMap<>();
+    private final Map<Path, ServerGuard.Report> checked;
+    private final Companions companions;
+
+    /**
+     * What the repairers of one command run share, so that a data directory of many partitions (one repairer each,
+     * for each partition's own checkpoint) is not re-examined per partition: the in-use check of each scope (every
+     * mutation still checks again just before it), and the listing of each parent for quarantines.
+     */
+    public static final class Shared {
+        final Map<Path, ServerGuard.Report> checked = new HashMap<>();
+        final Companions companions = new Companions();
+    }
 
     /** {@code guard} checks a scope for users of the data: {@code new ServerGuard()::check}. */
     public Repairer(RecoveryEngine engine, Function<Path, ServerGuard.Report> guard, Applier applier,
                     Confirm confirm) {
+        this(engine, guard, applier, confirm, new Shared());
+    }
+
+    /** As above, sharing {@code shared} with the other repairers of the same run. */
+    public Repairer(RecoveryEngine engine, Function<Path, ServerGuard.Report> guard, Applier applier,
+                    Confirm confirm, Shared shared) {
         this.engine = engine;
         this.guard = guard;
         this.applier = applier;
         this.confirm = confirm;
+        this.checked = shared.checked;
+        this.companions = shared.companions;
     }
 
     /** The body of a run, under the partition's lock when it applies. */
@@ -562,7 +581,8 @@ public final class Repairer {
                     notes.add("--force: changing files although " + String.join("; ", server.reasons()));
                 }
             }
-            for (Path q : Quarantine.of(partition.directory())) {
+            for (Path q : companions.mayHave(partition.directory()) ? Quarantine.of(partition.directory())
+                    : List.<Path>of()) {
                 if (Files.isSymbolicLink(q)) {
                     notes.add(q.getFileName() + ": a symlink named like a quarantine directory; segtool never "
                             + "follows one, and left it alone");

@@ -89,6 +89,12 @@ final class RepairCli {
         return repairer(verdict.engineOptions().withCheckpoint(in.wal().checkpoint()), confirm);
     }
 
+    /** As above, sharing the run's in-use checks and listings with the other partitions' repairers. */
+    static Repairer repairer(VerdictOptions verdict, PartitionInputs in, Confirm confirm, Repairer.Shared shared) {
+        return new Repairer(new RecoveryEngine(verdict.engineOptions().withCheckpoint(in.wal().checkpoint())),
+                new ServerGuard()::check, new Applier(StepHook.NONE, Version.current()), confirm, shared);
+    }
+
     /**
      * A partition whose inputs give no verdict is not repaired: one line on stderr, and its exit code (2 when the
      * server itself refuses, 64 when the command line contradicts the metadata, 3 when segtool will not guess).

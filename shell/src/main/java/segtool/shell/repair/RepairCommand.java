@@ -106,6 +106,7 @@ public final class RepairCommand implements Callable<Integer> {
         List<PartitionInputs> judged = new ArrayList<>();
         int skipped = ExitCode.CLEAN;
         List<PartitionInputs> inputs = RepairCli.inputs(spec, partitions, verdict);
+        Repairer.Shared shared = new Repairer.Shared();
         if (acceptLoss && !given) {
             for (PartitionInputs in : inputs) {
                 if (in.judgeable() && in.durability().source() == DurabilitySource.COMMAND_LINE) {
@@ -129,7 +130,7 @@ public final class RepairCommand implements Callable<Integer> {
             } else {
                 RepairCli.warnMode(in, given, err, "segtool: WARNING: " + in.partition().directory() + ": ");
             }
-            var repairer = RepairCli.repairer(verdict, in, confirm);
+            var repairer = RepairCli.repairer(verdict, in, confirm, shared);
             boolean durable = in.durability().durable();
             outcomes.add(acceptLoss
                     ? repairer.acceptLoss(in.partition(), durable, repair.apply, repair.force,
