@@ -63,6 +63,13 @@ class ThreadsOptionTest {
             assertEquals(ExitCodes.USAGE, r.exit(), r.toString());
             assertTrue(r.err().contains("--threads") && r.err().contains("from 1 to 4096"), r.toString());
         }
+        // negative and huge values are refused in the same terms (not "a count of 0 or more", not "at most 2^31-1")
+        for (String bad : new String[]{"-1", "4097", "99999999999", "99999999999999999999999"}) {
+            Cli.Result r = Cli.run("scan", dd, "--threads", bad);
+            assertEquals(ExitCodes.USAGE, r.exit(), r.toString());
+            assertTrue(r.err().startsWith("segtool: Invalid value for option '--threads': '" + bad + "' is not a "
+                    + "number of threads from 1 to 4096\n"), r.toString());
+        }
         Cli.Result c = Cli.run("compare", dd, dd, "--threads", "0");
         assertEquals(ExitCodes.USAGE, c.exit(), c.toString());
         assertTrue(c.err().contains("--threads must be at least 1"), c.toString());

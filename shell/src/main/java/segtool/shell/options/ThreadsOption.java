@@ -32,6 +32,14 @@ public final class ThreadsOption {
     public static final class Converter implements CommandLine.ITypeConverter<Integer> {
         @Override
         public Integer convert(String value) {
+            String v = value.replace("_", "");
+            // any whole number outside the range, negative or huge, is refused in the option's own terms (it was
+            // "give a count of 0 or more" for -1 and "at most 2,147,483,647" for 5000000000, neither of which holds)
+            if (v.length() > 1 && v.charAt(0) == '-' && v.substring(1).chars().allMatch(Character::isDigit)
+                    || v.length() > 4 && v.chars().allMatch(Character::isDigit)) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a number of threads from 1 "
+                        + "to 4096");
+            }
             long n = Numbers.count(value, Integer.MAX_VALUE);
             if (n < 1 || n > 4096) {
                 throw new CommandLine.TypeConversionException("'" + value + "' is not a number of threads from 1 "
