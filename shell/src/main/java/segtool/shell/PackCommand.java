@@ -46,7 +46,12 @@ public final class PackCommand implements Callable<Integer>, PlainCommand {
         if (!Files.isDirectory(source)) {
             throw new CommandLine.ParameterException(spec.commandLine(), source + ": not a directory");
         }
-        DumpWriter.PackResult result = DumpWriter.pack(source, out);
+        DumpWriter.PackResult result;
+        try {
+            result = DumpWriter.pack(source, out);
+        } catch (java.io.IOException e) {
+            throw writing(out, e);
+        }
         long bytes = result.manifest().files().stream().mapToLong(f -> f.size()).sum();
         PrintWriter w = spec.commandLine().getOut();
         if (output.json) {
@@ -67,5 +72,17 @@ public final class PackCommand implements Callable<Integer>, PlainCommand {
         }
         w.flush();
         return ExitCodes.CLEAN;
+    }
+
+    /**
+     * A write that failed with a bare OS reason ("No space left on device": Java's write(2) errors name no file)
+     * named with the output it was writing; an error that names its file already is passed on as it is.
+     */
+    static java.io.IOException writing(Path out, java.io.IOException e) {
+        String m = e.getMessage();
+        if (e.getClass() == java.io.IOException.class && m != null && !m.contains(": ")) {
+            return new java.io.IOException(out + ": cannot write: " + m, e);
+        }
+        return e;
     }
 }

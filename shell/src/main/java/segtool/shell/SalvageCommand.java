@@ -96,6 +96,8 @@ public final class SalvageCommand implements Callable<Integer>, ReadCommand {
             r = new Salvager(options).salvage(partition, out, problems);
         } catch (Salvager.OutputRefused e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        } catch (java.io.IOException e) {
+            throw PackCommand.writing(out, e);
         }
         PrintWriter w = spec.commandLine().getOut();
         int exit = SalvageJson.exitCode(r);
