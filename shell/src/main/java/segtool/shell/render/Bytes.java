@@ -37,19 +37,26 @@ public final class Bytes {
         return unit == null ? exact : exact + " (" + unit + ")";
     }
 
-    /** {@code 7.9 KiB}, up to EiB, for a count of at least 1 KiB (unsigned); null below. */
+    /**
+     * {@code 7.9 KiB}, up to EiB, for a count of at least 1 KiB (unsigned); null below. The tenths are rounded half
+     * up from the exact quotient, in integers: {@code String.format("%.1f")} gave the same text through a double, but
+     * set up the locale machinery (providers, resource bundles) on every command that prints a size.
+     */
     public static String unit(long bytes) {
         if (bytes >= 0 && bytes < 1024) {
             return null;
         }
         String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-        double v = bytes >= 0 ? bytes : (bytes >>> 1) * 2.0 + (bytes & 1);
-        int u = -1;
-        while (v >= 1024 && u < units.length - 1) {
-            v /= 1024;
+        int u = 0;
+        while (u < units.length - 1 && Long.compareUnsigned(bytes >>> (10 * (u + 1)), 1024) >= 0) {
             u++;
         }
-        return String.format(java.util.Locale.ROOT, "%.1f %s", v, units[u]);
+        int shift = 10 * (u + 1);
+        long whole = bytes >>> shift;
+        long rest = bytes & ((1L << shift) - 1);
+        // rest < 2^60, so 10 * rest + 2^59 < 2^64: exact as an unsigned long
+        long tenths = whole * 10 + ((rest * 10 + (1L << (shift - 1))) >>> shift);
+        return (tenths / 10) + "." + (tenths % 10) + " " + units[u];
     }
 
     public static String hex(byte[] b) {

@@ -15,6 +15,52 @@ import segtool.shell.render.SegmentMap.Span;
 
 /** The map, colour switching, wrapping and number parsing. */
 class RenderTest {
+    /** The count in its unit, rounded half up to tenths from the exact quotient (BigDecimal: no double on the way). */
+    private static String exact(long bytes) {
+        String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+        java.math.BigDecimal v = new java.math.BigDecimal(Long.toUnsignedString(bytes));
+        java.math.BigDecimal k = java.math.BigDecimal.valueOf(1024);
+        int u = -1;
+        while (v.compareTo(k) >= 0 && u < units.length - 1) {
+            v = v.divide(k);   // exact: a power of two divides into a terminating decimal
+            u++;
+        }
+        return v.setScale(1, java.math.RoundingMode.HALF_UP).toPlainString() + " " + units[u];
+    }
+
+    @Test
+    void unit_roundsTheExactQuotientHalfUpToTenths() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(15);
+        for (int shift = 10; shift <= 60; shift += 10) {
+            long one = 1L << shift;
+            // whole units, one byte either side, and each tenth's half-way point either side
+            for (long k = 1; k < 1100; k += k < 30 ? 1 : 37) {
+                for (long b : new long[] {k * one - 1, k * one, k * one + 1, k * one + one / 20 - 1, k * one + one / 20,
+                        k * one + one / 20 + 1, k * one + 3 * one / 20}) {
+                    if (b >= 1024) {
+                        assertEquals(exact(b), Bytes.unit(b), Long.toString(b));
+                    }
+                }
+            }
+        }
+        for (int i = 0; i < 200_000; i++) {
+            long b = random.nextLong() >>> random.nextInt(54);
+            if (b >= 1024) {
+                assertEquals(exact(b), Bytes.unit(b), Long.toString(b));
+            }
+        }
+        assertEquals("1.0 KiB", Bytes.unit(1024));
+        assertEquals("1024.0 KiB", Bytes.unit(1024 * 1024 - 1));
+        assertEquals("1.0 MiB", Bytes.unit(1024 * 1024));
+        assertEquals("1.1 KiB", Bytes.unit(1024 + 52));   // 1.05078 rounds up
+        assertEquals("1.0 KiB", Bytes.unit(1024 + 51));   // 1.04980 rounds down
+        assertEquals("16.0 EiB", Bytes.unit(-1L));        // 2^64 - 1, unsigned
+        assertEquals("8.0 EiB", Bytes.unit(Long.MIN_VALUE));
+        assertEquals(null, Bytes.unit(1023));
+        // String.format("%.1f") of the double 2.0499999999999998 said 2.1 (it rounds the shortest decimal, 2.05)
+        assertEquals("2.0 PiB", Bytes.unit(2308094809027379L));
+    }
+
     @Test
     void map_oneDamagedByteInAGibibyte_staysVisible() {
         long len = 1L << 30;
