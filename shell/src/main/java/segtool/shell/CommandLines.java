@@ -2,7 +2,6 @@ package segtool.shell;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -217,8 +216,8 @@ public final class CommandLines {
         if (e instanceof NoSuchFileException) {
             return segtool.analyzers.layout.Targets.noSuchFile(e.getMessage());
         }
-        if (e instanceof AccessDeniedException) {
-            return e.getMessage() + ": permission denied";
+        if (e instanceof java.nio.file.FileSystemException fs && fs.getFile() != null && fs.getOtherFile() == null) {
+            return segtool.formats.io.OsReason.line(fs.getFile(), fs);
         }
         if (e instanceof IOException && e.getMessage() != null) {
             return e.getMessage();

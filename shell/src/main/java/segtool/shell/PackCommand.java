@@ -6,7 +6,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -41,10 +40,10 @@ public final class PackCommand implements Callable<Integer>, PlainCommand {
     @Override
     public Integer call() throws Exception {
         if (!Files.exists(source)) {
-            throw new java.nio.file.NoSuchFileException(source.toString());
+            throw segtool.analyzers.layout.Targets.unreachable(source);
         }
         if (!Files.isDirectory(source)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), source + ": not a directory");
+            throw new segtool.analyzers.layout.Targets.NotATarget(source + ": not a directory");
         }
         DumpWriter.PackResult result;
         try {

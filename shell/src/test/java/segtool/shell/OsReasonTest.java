@@ -212,6 +212,65 @@ class OsReasonTest {
         assertTrue(Files.isSymbolicLink(log), "left as it was");
     }
 
+    /** Every command that reads a PATH, its arguments with {@code path} in PATH's place. */
+    static Object[][] everyReader(Path path) {
+        Path out = root.resolve("out-" + path.getFileName());
+        return new Object[][] {
+            {"scan", path}, {"explain", path}, {"segments", path}, {"index", path}, {"batches", path},
+            {"messages", path, "--offset", "0"}, {"find", path, "--offset", "0"}, {"hexdump", path, "0"},
+            {"stats", path}, {"repair", path}, {"rebuild-index", path}, {"pack", path, "-o", out.resolve("d.tar")},
+            {"salvage", path, "-o", out.resolve("s")}, {"doctor", path}, {"compare", path, path},
+            {"collect", path, "-o", out.resolve("m.ndjson")}, {"plan", path}, {"apply", "--plan", path},
+        };
+    }
+
+    /**
+     * A symlink loop as PATH ({@code ln -s loop loop}), and a PATH below one: batches, hexdump, index, messages,
+     * plan and apply said the path twice ("segtool: /x/loop: /x/loop: Too many levels of symbolic links or unable to
+     * access attributes of symbolic link"); scan, segments, pack and the rest "no such file or directory", which is
+     * not the OS's reason. Each now says it once, in the OS's words, exit 64, and nothing is written.
+     */
+    @Test
+    void aSymlinkLoopAsPath_isNamedOnceWithTheOsReason() throws Exception {
+        Path dir = Files.createDirectories(root.resolve("loops"));
+        Path loop = Files.createSymbolicLink(dir.resolve("loop"), Path.of("loop"));
+        for (Path path : new Path[] {loop, loop.resolve("00000000000000000000.log")}) {
+            for (Object[] run : everyReader(path)) {
+                Cli.Result r = Cli.run(run);
+                assertEquals(ExitCodes.USAGE, r.exit(), run[0] + " " + path + ": " + r);
+                assertEquals("segtool: " + path + ": Too many levels of symbolic links\n", r.err(),
+                        run[0] + " " + path + ": " + r);
+                assertEquals("", r.out(), run[0] + ": " + r);
+            }
+        }
+        assertTrue(!Files.exists(root.resolve("out-loop")) && !Files.exists(root.resolve(
+                "out-00000000000000000000.log")), "nothing written");
+    }
+
+    /**
+     * A PATH below a directory the user may not search: the OS says EACCES, Java's exists() says false, and every
+     * command said "no such file or directory". One line with the OS's reason, exit 3 (an I/O error: the file may be
+     * there).
+     */
+    @Test
+    void aPathBelowAnUnsearchableDirectory_isPermissionDenied() throws Exception {
+        Path locked = Files.createDirectories(root.resolve("locked"));
+        Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
+        try {
+            Path path = locked.resolve("00000000000000000001.log");
+            for (Object[] run : everyReader(path)) {
+                Cli.Result r = unprivileged(run);
+                assertEquals(ExitCodes.IO_ERROR, r.exit(), run[0] + ": " + r);
+                assertEquals("segtool: " + path + ": Permission denied\n", r.err(), run[0] + ": " + r);
+            }
+            Cli.Result bare = unprivileged("batches", locked.resolve("1"));
+            assertEquals(ExitCodes.IO_ERROR, bare.exit(), bare.toString());
+            assertEquals("segtool: " + path + ": Permission denied\n", bare.err(), "not 'no such segment': " + bare);
+        } finally {
+            Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+    }
+
     /**
      * A name with bytes that are not valid UTF-8 (a crash dump's, a hostile operator's) reaches Java with U+FFFD in
      * their place, so the file asked for is not the one on disk: "no such file or directory" alone sent the operator

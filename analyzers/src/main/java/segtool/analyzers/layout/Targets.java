@@ -58,9 +58,23 @@ public record Targets(Kind kind, Path path, List<PartitionPath> partitions, Long
                 + "from the command line; name a directory above it, or rename it)");
     }
 
+    /**
+     * Why {@code path} names nothing to open, in one line with the operating system's reason: nothing there
+     * ({@link #noSuchFile}), a symlink loop or a parent that is a file ({@link NotATarget}: PATH names nothing segtool
+     * can open), or a directory on the way the user may not search (an I/O error, not a bad argument).
+     */
+    public static IOException unreachable(Path path) {
+        IOException why = segtool.formats.io.OsReason.statFailure(path);
+        if (why == null || why instanceof java.nio.file.NoSuchFileException) {
+            return new NotATarget(noSuchFile(path));
+        }
+        String line = segtool.formats.io.OsReason.line(path, why);
+        return why instanceof java.nio.file.AccessDeniedException ? new IOException(line, why) : new NotATarget(line);
+    }
+
     public static Targets resolve(Path path) throws IOException {
         if (!Files.exists(path)) {
-            throw new NotATarget(noSuchFile(path));
+            throw unreachable(path);
         }
         if (Files.isRegularFile(path)) {
             String name = path.getFileName().toString();

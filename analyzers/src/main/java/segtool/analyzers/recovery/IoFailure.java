@@ -1,7 +1,6 @@
 package segtool.analyzers.recovery;
 
 import java.io.IOException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 
 /**
@@ -27,31 +26,7 @@ public record IoFailure(Path path, String operation, String kind, String reason)
      * errors only by the exception's type; those get the operating system's words for them (EACCES, ENOENT, ...).
      */
     public static String reasonOf(Throwable e) {
-        if (e instanceof FileSystemException fs && fs.getReason() != null) {
-            return fs.getReason();
-        }
-        if (e instanceof java.nio.file.AccessDeniedException) {
-            return "Permission denied";
-        }
-        if (e instanceof java.nio.file.NoSuchFileException) {
-            return "No such file or directory";
-        }
-        if (e instanceof java.nio.file.NotDirectoryException) {
-            return "Not a directory";
-        }
-        if (e instanceof java.nio.file.FileSystemLoopException) {
-            return "Too many levels of symbolic links";
-        }
-        if (e instanceof java.nio.file.FileAlreadyExistsException) {
-            return "File exists";
-        }
-        if (e instanceof java.nio.file.DirectoryNotEmptyException) {
-            return "Directory not empty";
-        }
-        if (e instanceof FileSystemException) {
-            return e.getClass().getSimpleName().replace("Exception", "");
-        }
-        return e.getMessage() != null ? e.getMessage() : e.toString();
+        return segtool.formats.io.OsReason.of(e);
     }
 
     /** The server's error kind for an operation (7.3). */

@@ -281,6 +281,11 @@ public final class ManifestJson {
      * PATH names nothing segtool can open); nothing is opened.
      */
     static void requireFile(Path file) throws IOException {
+        IOException unseen = segtool.formats.io.OsReason.statFailure(file);
+        if (unseen != null && !(unseen instanceof java.nio.file.NoSuchFileException)
+                && !Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw Targets.unreachable(file);
+        }
         if (Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(file)) {
             throw new Targets.NotATarget(RegularFile.refusal(file));
         }

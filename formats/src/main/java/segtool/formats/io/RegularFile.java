@@ -69,8 +69,8 @@ public final class RegularFile {
         } catch (NotRegular e) {
             return e.getMessage();
         } catch (IOException e) {
-            return path + ": " + (e instanceof NoSuchFileException ? "no such file or directory (a dangling symlink?)"
-                    : e.getMessage());
+            return e instanceof NoSuchFileException ? path + ": no such file or directory (a dangling symlink?)"
+                    : OsReason.line(path, e);
         }
     }
 

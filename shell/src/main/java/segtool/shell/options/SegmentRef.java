@@ -83,7 +83,7 @@ public record SegmentRef(PartitionPath partition, long start, Path log, Path ind
         if (Files.exists(arg, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             throw new Targets.NotATarget(segtool.formats.io.RegularFile.refusal(arg));
         }
-        throw new Targets.NotATarget(Targets.noSuchFile(arg));
+        throw Targets.unreachable(arg);
     }
 
     /**
@@ -115,6 +115,10 @@ public record SegmentRef(PartitionPath partition, long start, Path log, Path ind
         Path log = SegmentFiles.log(dir, start);
         Path index = SegmentFiles.index(dir, start);
         if (!Files.exists(log) && !Files.exists(index)) {
+            IOException unseen = segtool.formats.io.OsReason.statFailure(log);
+            if (unseen != null && !(unseen instanceof java.nio.file.NoSuchFileException)) {
+                throw Targets.unreachable(log);
+            }
             throw new Targets.NotATarget(log + ": no such segment" + startsHint(dir));
         }
         return new SegmentRef(PartitionPath.of(dir), start, log, index);

@@ -1,0 +1,73 @@
+package segtool.formats.io;
+
+import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+
+/**
+ * The one place an I/O error becomes words: {@code <path>: <the operating system's reason>}, the path once. Java's
+ * {@link FileSystemException#getMessage()} already carries the path ({@code "/x/loop: Too many levels of symbolic
+ * links"}), so a line built as {@code path + ": " + e.getMessage()} names it twice; every line that names a file and
+ * why it could not be read is built here instead.
+ */
+public final class OsReason {
+    /** What the JDK adds to ELOOP's strerror when it failed to stat a link; the operating system says only the first part. */
+    private static final String LINK_ATTRIBUTES = " or unable to access attributes of symbolic link";
+
+    private OsReason() {
+    }
+
+    /**
+     * The operating system's reason of {@code e}, without the path Java repeats in the message. Java names some
+     * errors only by the exception's type; those get the operating system's words for them (EACCES, ENOENT, ...).
+     */
+    public static String of(Throwable e) {
+        if (e instanceof FileSystemException fs && fs.getReason() != null) {
+            String r = fs.getReason();
+            return r.endsWith(LINK_ATTRIBUTES) ? r.substring(0, r.length() - LINK_ATTRIBUTES.length()) : r;
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "Permission denied";
+        }
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "No such file or directory";
+        }
+        if (e instanceof java.nio.file.NotDirectoryException) {
+            return "Not a directory";
+        }
+        if (e instanceof java.nio.file.FileSystemLoopException) {
+            return "Too many levels of symbolic links";
+        }
+        if (e instanceof java.nio.file.FileAlreadyExistsException) {
+            return "File exists";
+        }
+        if (e instanceof java.nio.file.DirectoryNotEmptyException) {
+            return "Directory not empty";
+        }
+        if (e instanceof FileSystemException) {
+            return e.getClass().getSimpleName().replace("Exception", "");
+        }
+        return e.getMessage() != null ? e.getMessage() : e.toString();
+    }
+
+    /** {@code <path>: <reason>}: the path once, whatever file name the exception carries. */
+    public static String line(Object path, Throwable e) {
+        return path + ": " + of(e);
+    }
+
+    /**
+     * Why {@code path} cannot be looked at (stat, following symlinks), or null when it can. {@code Files.exists} says
+     * false for a missing file, a symlink loop, a parent that is a file and a directory the user cannot search alike;
+     * this keeps the operating system's reason for each.
+     */
+    public static IOException statFailure(Path path) {
+        try {
+            Files.readAttributes(path, BasicFileAttributes.class);
+            return null;
+        } catch (IOException e) {
+            return e;
+        }
+    }
+}
