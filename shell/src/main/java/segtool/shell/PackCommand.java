@@ -22,7 +22,11 @@ import segtool.shell.options.OutputOptions;
                 + "tar when OUT ends in .tar), with a manifest of every file's size and XXH3-64; modes and times "
                 + "are kept. Every read-only command opens the dump in place of the directory, and a path inside "
                 + "it as DUMP::PATH.",
-            "Symbolic links, devices and other special files are left out and listed in the manifest."})
+            "Symbolic links, devices and other special files are left out and listed in the manifest.",
+            "Names are stored as their bytes on disk, whatever the locale. A name that is not UTF-8 (or holds a "
+                + "backslash) is stored escaped: each such byte, and each %% and \\, as %%XX (ff 2e 6c 6f 67 is "
+                + "%%FF.log; ~1, ~2 appended should that name be taken), and the manifest's escaped_names gives each "
+                + "escaped entry's original bytes in hex, so names that differ only in such bytes stay distinct."})
 public final class PackCommand implements Callable<Integer>, PlainCommand {
     @Parameters(index = "0", paramLabel = "PATH", description = "Partition or data directory to pack.")
     Path source;

@@ -38,6 +38,10 @@ import org.apache.commons.compress.archivers.tar.TarConstants;
  * changes between the two reads fails the pack, one whose bytes change in place shows up as a hash mismatch when
  * the archive is opened.
  *
+ * <p>Entry names are the names' own bytes, whatever the locale: a name that is not UTF-8 (Linux allows any bytes)
+ * is escaped ({@link EntryNames}: {@code ff 2e 6c 6f 67} is {@code %FF.log}), so two names that differ only in
+ * such bytes stay two entries, and the manifest's {@code escaped_names} keeps each one's original bytes.
+ *
  * <p>Nothing below the source is followed: symbolic links, sockets, FIFOs and devices are left out and listed in
  * the manifest's {@code skipped}. Files are opened with {@code NOFOLLOW_LINKS}, so one swapped for a link during the
  * pack fails it. The source path itself is resolved, since the operator named it.
@@ -89,19 +93,25 @@ public final class DumpWriter {
         if (outDir.startsWith(root)) {
             throw new DumpException(out, "output lies inside the source " + root + "; it would pack itself");
         }
-        String rootName = root.getFileName() == null ? "root" : root.getFileName().toString();
+        EntryNames.Name rootEntry = root.getFileName() == null
+                ? new EntryNames.Name("root", new byte[0], false) : EntryNames.of(root);
+        String rootName = rootEntry.text();
 
         List<Item> items = new ArrayList<>();
         List<Manifest.Skipped> skipped = new ArrayList<>();
-        walk(root, rootName, items, skipped);
+        List<Manifest.Escaped> escaped = new ArrayList<>();
+        if (rootEntry.escaped()) {
+            escaped.add(new Manifest.Escaped(rootName, EntryNames.hex(rootEntry.bytes())));
+        }
+        walk(root, rootName, rootEntry.bytes(), items, skipped, escaped);
         List<Manifest.FileEntry> files = new ArrayList<>();
         for (Item item : items) {
             if (!item.directory()) {
                 files.add(new Manifest.FileEntry(item.tarPath(), item.size(), hash(out, item)));
             }
         }
-        Manifest manifest = new Manifest(Manifest.FORMAT, rootName, root.toString(), Instant.now().toString(), files,
-                skipped);
+        Manifest manifest = new Manifest(Manifest.FORMAT, rootName, EntryNames.display(root),
+                Instant.now().toString(), files, skipped, escaped);
 
         Path temp = Files.createTempFile(outDir, "." + outName + ".", ".partial");
         boolean moved = false;
@@ -148,24 +158,56 @@ public final class DumpWriter {
         }
     }
 
-    /** Depth first, siblings by name, links and special files recorded instead of followed. */
-    private static void walk(Path dir, String tarPath, List<Item> items, List<Manifest.Skipped> skipped)
-            throws IOException {
+    /**
+     * Depth first, siblings by archive name, links and special files recorded instead of followed. Names come from
+     * the directory's bytes ({@link EntryNames}): one that is not UTF-8 is escaped, made unique among its siblings
+     * (those whose names are their own keep them), and listed in {@code escaped} with its original bytes.
+     */
+    private static void walk(Path dir, String tarPath, byte[] rawPath, List<Item> items,
+                             List<Manifest.Skipped> skipped, List<Manifest.Escaped> escaped) throws IOException {
         BasicFileAttributes attrs = attributes(dir);
         items.add(new Item(tarPath, dir, true, mode(attrs, 0755), attrs.lastModifiedTime(), 0));
-        List<Path> children = new ArrayList<>();
+        List<Path> found = new ArrayList<>();
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
-            stream.forEach(children::add);
+            stream.forEach(found::add);
         }
-        children.sort((a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString()));
-        for (Path child : children) {
-            String childPath = tarPath + "/" + child.getFileName();
+        List<EntryNames.Name> names = new ArrayList<>();
+        java.util.Set<String> taken = new java.util.HashSet<>();
+        for (Path child : found) {
+            EntryNames.Name n = EntryNames.of(child);
+            names.add(n);
+            if (!n.escaped()) {
+                taken.add(n.text());
+            }
+        }
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < found.size(); i++) {
+            order.add(i);
+        }
+        // escaped names take their ~N suffixes in the order of their bytes, so the same directory packs the same way
+        order.sort((a, b) -> java.util.Arrays.compareUnsigned(names.get(a).bytes(), names.get(b).bytes()));
+        for (int i : order) {
+            if (names.get(i).escaped()) {
+                names.set(i, EntryNames.unique(names.get(i), taken));
+            }
+        }
+        order.sort((a, b) -> names.get(a).text().compareTo(names.get(b).text()));
+        for (int i : order) {
+            Path child = found.get(i);
+            EntryNames.Name name = names.get(i);
+            String childPath = tarPath + "/" + name.text();
+            byte[] childRaw = java.util.Arrays.copyOf(rawPath, rawPath.length + 1 + name.bytes().length);
+            childRaw[rawPath.length] = '/';
+            System.arraycopy(name.bytes(), 0, childRaw, rawPath.length + 1, name.bytes().length);
+            if (name.escaped()) {
+                escaped.add(new Manifest.Escaped(childPath, EntryNames.hex(childRaw)));
+            }
             BasicFileAttributes a = attributes(child);
             if (a.isSymbolicLink()) {
                 skipped.add(new Manifest.Skipped(childPath,
                         "symbolic link to '" + Files.readSymbolicLink(child) + "'"));
             } else if (a.isDirectory()) {
-                walk(child, childPath, items, skipped);
+                walk(child, childPath, childRaw, items, skipped, escaped);
             } else if (a.isRegularFile()) {
                 items.add(new Item(childPath, child, false, mode(a, 0644), a.lastModifiedTime(), a.size()));
             } else {

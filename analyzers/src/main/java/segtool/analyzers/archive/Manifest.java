@@ -21,12 +21,16 @@ import segtool.formats.hash.Xxh3;
  * <pre>
  * {"format":"segtool-dump/1","root":"1","source":"/var/lib/iggy/.../partitions/1","created":"2026-...Z",
  *  "files":[{"path":"1/00000000000000000000.log","size":1048832,"xxh3":"0x5A1F..."}],
- *  "skipped":[{"path":"1/current","reason":"symbolic link to '00000000000000000000.log'"}]}
+ *  "skipped":[{"path":"1/current","reason":"symbolic link to '00000000000000000000.log'"}],
+ *  "escaped_names":[{"path":"1/%FF.log","bytes":"312fff2e6c6f67"}]}
  * </pre>
- * {@code xxh3} is XXH3-64 (seed 0) of the file's bytes, in {@link Xxh3#hex} form. Unknown keys are ignored on read.
+ * {@code xxh3} is XXH3-64 (seed 0) of the file's bytes, in {@link Xxh3#hex} form. {@code escaped_names} (left out
+ * when empty) lists every entry, file, directory or skipped, whose name on disk is not UTF-8 or holds a backslash:
+ * its archive name ({@link EntryNames}) and the bytes of its whole original path, root included, as hex.
+ * Unknown keys are ignored on read.
  */
 public record Manifest(String format, String root, String source, String created, List<FileEntry> files,
-                       List<Skipped> skipped) {
+                       List<Skipped> skipped, List<Escaped> escaped) {
     public static final String NAME = "SEGTOOL-MANIFEST.json";
     /** The segtool format tag; a reader refuses to verify against any other. */
     public static final String FORMAT = "segtool-dump/1";
@@ -36,6 +40,16 @@ public record Manifest(String format, String root, String source, String created
     public Manifest {
         files = List.copyOf(files);
         skipped = List.copyOf(skipped);
+        escaped = List.copyOf(escaped);
+    }
+
+    public Manifest(String format, String root, String source, String created, List<FileEntry> files,
+                    List<Skipped> skipped) {
+        this(format, root, source, created, files, skipped, List.of());
+    }
+
+    /** An entry whose archive name is not its name on disk: {@code bytes} is the original path as hex. */
+    public record Escaped(String path, String bytes) {
     }
 
     public record FileEntry(String path, long size, long xxh3) {
@@ -70,6 +84,16 @@ public record Manifest(String format, String root, String source, String created
                 g.writeEndObject();
             }
             g.writeEndArray();
+            if (!escaped.isEmpty()) {
+                g.writeArrayFieldStart("escaped_names");
+                for (Escaped e : escaped) {
+                    g.writeStartObject();
+                    g.writeStringField("path", e.path());
+                    g.writeStringField("bytes", e.bytes());
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            }
             g.writeEndObject();
         }
     }
@@ -106,6 +130,7 @@ public record Manifest(String format, String root, String source, String created
             String created = null;
             List<FileEntry> files = null;
             List<Skipped> skipped = new ArrayList<>();
+            List<Escaped> escaped = new ArrayList<>();
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String key = p.currentName();
                 JsonToken value = p.nextToken();
@@ -116,6 +141,7 @@ public record Manifest(String format, String root, String source, String created
                     case "created" -> created = text(p, value);
                     case "files" -> files = files(p, value);
                     case "skipped" -> skipped = skipped(p, value);
+                    case "escaped_names" -> escaped = escaped(p, value);
                     default -> p.skipChildren();
                 }
             }
@@ -123,7 +149,7 @@ public record Manifest(String format, String root, String source, String created
             if (format == null || files == null) {
                 throw new JsonParseException(p, "manifest lacks \"format\" or \"files\"");
             }
-            return new Manifest(format, root, source, created, files, skipped);
+            return new Manifest(format, root, source, created, files, skipped, escaped);
         }
     }
 
@@ -175,6 +201,30 @@ public record Manifest(String format, String root, String source, String created
         }
         expect(p, p.currentToken(), JsonToken.END_ARRAY);
         return skipped;
+    }
+
+    private static List<Escaped> escaped(JsonParser p, JsonToken start) throws IOException {
+        expect(p, start, JsonToken.START_ARRAY);
+        List<Escaped> escaped = new ArrayList<>();
+        while (p.nextToken() == JsonToken.START_OBJECT) {
+            String path = null;
+            String bytes = null;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String key = p.currentName();
+                JsonToken value = p.nextToken();
+                switch (key) {
+                    case "path" -> path = text(p, value);
+                    case "bytes" -> bytes = text(p, value);
+                    default -> p.skipChildren();
+                }
+            }
+            if (path == null || bytes == null) {
+                throw new JsonParseException(p, "escaped name #" + escaped.size() + " lacks path or bytes");
+            }
+            escaped.add(new Escaped(path, bytes));
+        }
+        expect(p, p.currentToken(), JsonToken.END_ARRAY);
+        return escaped;
     }
 
     private static long parseHex(JsonParser p, String hex) throws JsonParseException {

@@ -651,7 +651,8 @@ public final class Models {
     private static CommandSpec m21_PackCommand(Object c, IFactory f) throws Exception {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.usageMessage().description("Write a crash dump of a partition or data directory: a tar in an LZ4 frame (or a plain tar when OUT ends in .tar), with a manifest of every file's size and XXH3-64; modes and times are kept. Every read-only command opens the dump in place of the directory, and a path inside it as DUMP::PATH.",
-                "Symbolic links, devices and other special files are left out and listed in the manifest.");
+                "Symbolic links, devices and other special files are left out and listed in the manifest.",
+                "Names are stored as their bytes on disk, whatever the locale. A name that is not UTF-8 (or holds a backslash) is stored escaped: each such byte, and each %% and \\, as %%XX (ff 2e 6c 6f 67 is %%FF.log; ~1, ~2 appended should that name be taken), and the manifest's escaped_names gives each escaped entry's original bytes in hex, so names that differ only in such bytes stay distinct.");
         s.name("pack");
         s.versionProvider(f.create(segtool.shell.Version.class));
         s.addPositional(positional(c, segtool.shell.PackCommand.class, "source", "field java.nio.file.Path segtool.shell.PackCommand.source")
