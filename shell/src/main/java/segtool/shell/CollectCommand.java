@@ -38,7 +38,7 @@ import segtool.shell.options.VerdictOptions;
         footer = {"%nExamples:",
             "  segtool collect /var/lib/iggy/local_data -o /tmp/$(hostname).manifest.ndjson.gz",
             "  segtool collect DATA --node broker-2 --max-concurrency 1 --max-read-rate 50M -o m.ndjson"})
-public final class CollectCommand implements Callable<Integer>, PlainCommand {
+public final class CollectCommand implements Callable<Integer>, PlainCommand, Interrupts.Leaves {
     @Parameters(index = "0", paramLabel = "PATH", description = "Data directory, partition directory or crash dump.")
     String path;
 
@@ -69,6 +69,12 @@ public final class CollectCommand implements Callable<Integer>, PlainCommand {
 
     @Spec
     CommandSpec spec;
+
+    /** The manifest is written to a temporary file beside OUT, removed on the way out, renamed when whole. */
+    @Override
+    public String leftWhenInterrupted() {
+        return out + " was not written (a file that was there is unchanged); nothing else changed";
+    }
 
     @Override
     public Integer call() throws Exception {

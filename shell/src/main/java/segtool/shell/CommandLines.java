@@ -174,9 +174,9 @@ public final class CommandLines {
     static int handle(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
         PrintWriter err = cmd.getErr();
         if (e instanceof Cancelled || e instanceof InterruptedException || interrupted(e)) {
-            err.println("segtool: cancelled");
+            err.println("segtool: " + Interrupts.line(cmd, e));
             err.flush();
-            return ExitCodes.CANCELLED;
+            return Interrupts.code();
         }
         boolean debug = parsed != null && hasDebug(parsed);
         if (debug) {
@@ -192,15 +192,7 @@ public final class CommandLines {
 
     /** An interrupt that reached a read surfaces as ClosedByInterruptException; it means cancelled, not broken. */
     private static boolean interrupted(Throwable e) {
-        if (Thread.currentThread().isInterrupted()) {
-            return true;
-        }
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof java.nio.channels.ClosedByInterruptException) {
-                return true;
-            }
-        }
-        return false;
+        return segtool.analyzers.recovery.RecoveryEngine.Cancelled.isInterrupt(e);
     }
 
     private static boolean hasDebug(CommandLine.ParseResult parsed) {

@@ -21,6 +21,7 @@ public final class ExitCodes {
     public static final int LATENT = ExitCode.LATENT;
     public static final int USAGE = ExitCode.USAGE;
     public static final int CANCELLED = ExitCode.CANCELLED;
+    public static final int TERMINATED = ExitCode.TERMINATED;
 
     /** The heading of every command's exit-code list: it carries the precedence for mixed results. */
     public static final String HEADING = "%nWhen results are mixed, the most urgent exit code wins: "
@@ -75,6 +76,7 @@ public final class ExitCodes {
         m.put("3", ExitCode.meanings().get(ExitCode.IO_ERROR));
         m.put("64", ExitCode.meanings().get(ExitCode.USAGE));
         m.put("130", "cancelled (Ctrl-C)");
+        m.put("143", terminated("cancelled (Ctrl-C)"));
         return m;
     }
 
@@ -89,8 +91,29 @@ public final class ExitCodes {
         if (spec.usageMessage().exitCodeList().isEmpty() && !inFooter) {
             spec.usageMessage().exitCodeList(list(kind));
         }
+        Map<String, String> codes = spec.usageMessage().exitCodeList();
+        if (codes.containsKey("130") && !codes.containsKey("143")) {
+            Map<String, String> with = new LinkedHashMap<>();
+            for (Map.Entry<String, String> e : codes.entrySet()) {
+                with.put(e.getKey(), e.getValue());
+                if (e.getKey().equals("130")) {
+                    with.put("143", terminated(e.getValue()));
+                }
+            }
+            spec.usageMessage().exitCodeList(with);
+        }
         if (!spec.usageMessage().exitCodeList().isEmpty()) {
             spec.usageMessage().exitCodeListHeading(HEADING);
         }
+    }
+
+    /**
+     * The 143 line of a command's list, from its 130 line: SIGTERM stops a command exactly as Ctrl-C does
+     * ({@link Interrupts}), so only the signal differs ("cancelled (Ctrl-C); OUT was not created" gives
+     * "terminated (SIGTERM); OUT was not created"). Every list that has 130 gets it, so none can forget it.
+     */
+    static String terminated(String cancelled) {
+        String rest = cancelled.replaceFirst("^cancelled( \\(Ctrl-C[^)]*\\))?", "");
+        return rest.equals(cancelled) ? "terminated (SIGTERM), as 130: " + cancelled : "terminated (SIGTERM)" + rest;
     }
 }

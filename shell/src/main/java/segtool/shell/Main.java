@@ -8,8 +8,13 @@ public final class Main {
     }
 
     public static void main(String[] args) throws Exception {
-        int code = args.length == 0 && System.console() != null ? Repl.runOnSystemTerminal(null)
-                : CommandLines.oneShot(args).execute(args);
+        int code;
+        if (args.length == 0 && System.console() != null) {
+            code = Repl.runOnSystemTerminal(null);
+        } else {
+            Interrupts.install(Thread.currentThread());
+            code = CommandLines.oneShot(args).execute(args);
+        }
         System.exit(code);
     }
 }

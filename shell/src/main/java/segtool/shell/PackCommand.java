@@ -27,7 +27,7 @@ import segtool.shell.options.OutputOptions;
                 + "backslash) is stored escaped: each such byte, and each %% and \\, as %%XX (ff 2e 6c 6f 67 is "
                 + "%%FF.log; ~1, ~2 appended should that name be taken), and the manifest's escaped_names gives each "
                 + "escaped entry's original bytes in hex, so names that differ only in such bytes stay distinct."})
-public final class PackCommand implements Callable<Integer>, PlainCommand {
+public final class PackCommand implements Callable<Integer>, PlainCommand, Interrupts.Leaves {
     @Parameters(index = "0", paramLabel = "PATH", description = "Partition or data directory to pack.")
     Path source;
 
@@ -40,6 +40,12 @@ public final class PackCommand implements Callable<Integer>, PlainCommand {
 
     @Spec
     CommandSpec spec;
+
+    /** The dump is written to a temporary file beside OUT, removed on the way out, and renamed over OUT when whole. */
+    @Override
+    public String leftWhenInterrupted() {
+        return out + " was not written (a file that was there is unchanged); nothing else changed";
+    }
 
     @Override
     public Integer call() throws Exception {

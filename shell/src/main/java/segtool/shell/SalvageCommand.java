@@ -42,7 +42,7 @@ import segtool.shell.render.SalvageText;
             "  segtool salvage PARTITION -o /safe/p1-salvage",
             "  segtool salvage PARTITION -o /safe/p1-salvage --format ndjson --include-unverified",
             "  jq -c 'select(.location == \"past_damage\")' /safe/p1-salvage/batches.ndjson"})
-public final class SalvageCommand implements Callable<Integer>, ReadCommand {
+public final class SalvageCommand implements Callable<Integer>, ReadCommand, Interrupts.Leaves {
     public enum Format { raw, ndjson }
 
     @Parameters(index = "0", paramLabel = "PARTITION", description = "The partition directory to salvage.")
@@ -70,6 +70,12 @@ public final class SalvageCommand implements Callable<Integer>, ReadCommand {
 
     @Spec
     CommandSpec spec;
+
+    /** The archive is built in a temporary directory beside OUT, removed on the way out, and renamed when whole. */
+    @Override
+    public String leftWhenInterrupted() {
+        return out + " was not created; nothing else changed";
+    }
 
     @Override
     public Integer call() throws Exception {

@@ -358,6 +358,7 @@ class CommandsTest {
             assertTrue(r.out().contains("Exit codes:"), name + "\n" + r.out());
             assertTrue(r.out().contains("64    usage error"), name + "\n" + r.out());
             assertTrue(r.out().contains("130   cancelled"), name + "\n" + r.out());
+            assertTrue(r.out().contains("143   terminated (SIGTERM)"), name + "\n" + r.out());
         }
     }
 
@@ -424,7 +425,7 @@ class CommandsTest {
         t.start();
         t.join();
         assertEquals(ExitCodes.CANCELLED, result[0].exit(), result[0].toString());
-        assertEquals("segtool: cancelled\n", result[0].err());
+        assertEquals("segtool: scan interrupted: nothing changed\n", result[0].err());
     }
 
     @Test

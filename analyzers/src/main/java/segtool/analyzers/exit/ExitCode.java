@@ -13,7 +13,7 @@ import segtool.analyzers.repair.Repairer;
  * outcomes here (a partition's verdict, a repair's or restore's outcome, whether reading met damage) and
  * {@link #combine} folds the results of one run into one code by a single precedence, {@link #PRECEDENCE}.
  *
- * <p>Precedence, most urgent first: 130 cancelled, 64 usage, 4 data in use, 3 I/O error, 2 refused, 5 latent damage
+ * <p>Precedence, most urgent first: 130 cancelled, 143 terminated, 64 usage, 4 data in use, 3 I/O error, 2 refused, 5 latent damage
  * (the server boots, readers will fail), 1 changes or damage, 0 clean. A run that met a refused partition and an unreadable one exits 3: the unreadable partition has no
  * verdict at all (it may be refused too), so the operator must see it first; one in use (4) outranks both, since
  * nothing was changed anywhere and running again later is the whole remedy.
@@ -36,16 +36,21 @@ public final class ExitCode {
     public static final int IN_USE = 4;
     /** The command line was wrong, or PATH names nothing segtool can open. */
     public static final int USAGE = 64;
-    /** The command was interrupted (Ctrl-C); 128 + SIGINT, as shells report it. */
+    /** The command was interrupted (Ctrl-C, SIGINT); 128 + SIGINT, as shells report it. */
     public static final int CANCELLED = 130;
+    /**
+     * The command was stopped by SIGTERM (kill, a service manager); 128 + SIGTERM, as shells report it. It stops as
+     * for {@link #CANCELLED}; the code only says which signal asked.
+     */
+    public static final int TERMINATED = 143;
 
     /** Most urgent first: when one run has several results, the earliest of these present is the exit code. */
-    public static final List<Integer> PRECEDENCE = List.of(CANCELLED, USAGE, IN_USE, IO_ERROR, REFUSED, LATENT,
+    public static final List<Integer> PRECEDENCE = List.of(CANCELLED, TERMINATED, USAGE, IN_USE, IO_ERROR, REFUSED, LATENT,
             CHANGES, CLEAN);
 
     /** The precedence as one sentence, for --help, the man page and the README. */
     public static final String PRECEDENCE_TEXT = "When one run has mixed results (several partitions, say one "
-            + "refused and one unreadable), the most urgent code wins: 130, then 64, 4, 3, 2, 5, 1, 0.";
+            + "refused and one unreadable), the most urgent code wins: 130, 143, then 64, 4, 3, 2, 5, 1, 0.";
 
     private ExitCode() {
     }
@@ -68,7 +73,9 @@ public final class ExitCode {
                 + "--no-latent skips the check)");
         m.put(USAGE, "usage error: bad arguments (an offset, position or timestamp past the end of the data is one), "
                 + "or PATH names nothing segtool can open");
-        m.put(CANCELLED, "cancelled (Ctrl-C)");
+        m.put(CANCELLED, "cancelled (Ctrl-C, SIGINT): the command stopped, removed its own temporary files, and "
+                + "said on stderr, in one line, what it left");
+        m.put(TERMINATED, "terminated (SIGTERM): stopped as for 130");
         return m;
     }
 

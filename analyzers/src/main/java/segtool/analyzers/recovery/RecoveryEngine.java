@@ -217,10 +217,39 @@ public final class RecoveryEngine {
         seg.refusedWalk = raised.walk;
     }
 
-    /** Thrown when the judging thread is interrupted (Ctrl-C in the shell): the judgement is abandoned. */
+    /**
+     * Thrown when the working thread is interrupted (Ctrl-C, SIGTERM): the work is abandoned. {@link #leaves()} is
+     * what a writer stopped this way left on disk, when it knows better than its command ("nothing changed", or
+     * which quarantine holds a plan to finish); null when it adds nothing.
+     */
     public static final class Cancelled extends RuntimeException {
+        private final String leaves;
+
         public Cancelled() {
-            super("cancelled", null, false, false);
+            this(null, null);
+        }
+
+        public Cancelled(String leaves, Throwable cause) {
+            super("cancelled", cause, false, false);
+            this.leaves = leaves;
+        }
+
+        public String leaves() {
+            return leaves;
+        }
+
+        /** True when {@code e} (or a cause) is an interrupt, or the current thread has been interrupted. */
+        public static boolean isInterrupt(Throwable e) {
+            if (Thread.currentThread().isInterrupted()) {
+                return true;
+            }
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof Cancelled || t instanceof InterruptedException
+                        || t instanceof java.nio.channels.ClosedByInterruptException) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 
