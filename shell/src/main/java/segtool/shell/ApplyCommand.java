@@ -100,7 +100,12 @@ public final class ApplyCommand implements Callable<Integer> {
         List<PlanApply.Outcome> outcomes = new ArrayList<>();
         InputsResolver inputs = CompareCommand.resolver(spec, verdict);
         for (PlanFile.Entry e : mine) {
-            outcomes.add(runner.run(e, donorDir, inputs, apply, force));
+            try {
+                outcomes.add(runner.run(e, donorDir, inputs, apply, force));
+            } catch (segtool.analyzers.recovery.RecoveryEngine.Cancelled c) {
+                throw Interrupts.after((int) outcomes.stream().filter(o -> "applied".equals(o.status())).count(),
+                        "applied", c);
+            }
         }
         int exit = ExitCode.CLEAN;
         for (PlanApply.Outcome o : outcomes) {

@@ -96,6 +96,18 @@ public final class Interrupts {
         return name(cmd) + " interrupted: " + (state == null ? "nothing changed" : state);
     }
 
+    /**
+     * A run over several partitions stopped in one of them ({@code c} says what that one was left in): the line also
+     * says how many before it were done ({@code done}, "repaired"), since their report is not printed.
+     */
+    public static RecoveryEngine.Cancelled after(int done, String what, RecoveryEngine.Cancelled c) {
+        if (done == 0 || c.leaves() == null) {
+            return c;
+        }
+        return new RecoveryEngine.Cancelled(done + (done == 1 ? " partition" : " partitions") + " before it "
+                + what + "; " + c.leaves(), c);
+    }
+
     /** The command's name as typed after {@code segtool} ("salvage", "fleet plan"). */
     private static String name(CommandLine cmd) {
         if (cmd == null) {

@@ -88,6 +88,208 @@ class SignalsCliTest {
         }
     }
 
+    /**
+     * {@code repair --accept-loss --apply}: the salvage archive is written, then the cut's quarantine is filled. The
+     * signal comes once the quarantine exists: the run stopped before its commit point (the preparation removed,
+     * nothing changed) or after it (the quarantine holds the plan, part done). The line says which, as the disk
+     * shows, and the same command run again finishes the repair (the apply's protocol is not changed).
+     */
+    @Test
+    void repairAcceptLossApply_sigint_and_sigterm_sayWhereItStopped_andRunningAgainFinishes() throws Exception {
+        for (String signal : new String[] {"INT", "TERM"}) {
+            Path dir = Partitions.partitionDir(root, "repair-" + signal, 1);
+            Path archive = root.resolve("archive-" + signal);
+            List<String> before = new ArrayList<>();
+            Object[] args = {"repair", dir, "--accept-loss", "--apply", "--salvage-to", archive,
+                "--durability=replicated", "-q"};
+            Run r = interrupt(signal, p -> p.getFileName().toString().startsWith("1.segtool-quarantine."),
+                    dir.getParent(), () -> {
+                        deleteTree(archive);
+                        before.clear();
+                        before.addAll(listing(damaged("repair-" + signal)));
+                    }, args);
+            assertEquals(signal.equals("INT") ? 130 : 143, r.exit, r.toString());
+            Path real = dir.toRealPath();
+            List<Path> quarantines = leftovers(real.getParent(), "1.segtool-quarantine.");
+            String state;
+            if (quarantines.isEmpty()) {
+                state = "nothing changed";
+                assertEquals(before, listing(dir), "the partition's files");
+            } else {
+                assertEquals(1, quarantines.size(), quarantines.toString());
+                assertTrue(segtool.analyzers.repair.Quarantine.open(quarantines.get(0)).unfinished());
+                state = quarantines.get(0) + " holds every byte removed so far: run `segtool repair --apply` again "
+                        + "to finish the plan, or `segtool restore --apply` on it to undo it";
+            }
+            assertEquals("segtool: repair interrupted: " + real + ": " + state + "; the salvage archive " + archive
+                    + " is complete: run again with --salvage-to " + archive + " to reuse it\n", r.err, r.toString());
+            assertEquals(List.of(), leftovers(root, "." + archive.getFileName() + ".segtool-salvage-tmp."));
+            Cli.Result again = Cli.run(args);
+            assertEquals(0, again.exit(), again.toString());
+            assertEquals(0, Cli.run("scan", dir, "--durability=replicated").exit());
+        }
+    }
+
+    /**
+     * As above, with the signal sent after the commit point (the quarantine's manifest is written) while the cut's
+     * operations run, one per segment moved aside: the line names the quarantine, whose plan the run again
+     * finishes.
+     */
+    @Test
+    void repairAcceptLossApply_interruptedAfterItsCommitPoint_namesTheQuarantine_andRunningAgainFinishes()
+            throws Exception {
+        growSmall(400);
+        for (String signal : new String[] {"INT", "TERM"}) {
+            Path dir = Partitions.partitionDir(root, "committed-" + signal, 1);
+            Path archive = root.resolve("archive-committed-" + signal);
+            Object[] args = {"repair", dir, "--accept-loss", "--apply", "--salvage-to", archive,
+                "--durability=replicated", "-q"};
+            Run r = interrupt(signal, p -> p.getFileName().toString().startsWith("1.segtool-quarantine.")
+                    && Files.exists(p.resolve(segtool.analyzers.repair.Quarantine.MANIFEST)), dir.getParent(), () -> {
+                        deleteTree(archive);
+                        for (Path q : leftoversUnchecked(dir.getParent(), "1.segtool-quarantine.")) {
+                            deleteTree(q);
+                        }
+                        damaged(small, "committed-" + signal);
+                    }, () -> growSmall(smallSegments * 2), args);
+            assertEquals(signal.equals("INT") ? 130 : 143, r.exit, r.toString());
+            Path real = dir.toRealPath();
+            List<Path> quarantines = leftovers(real.getParent(), "1.segtool-quarantine.");
+            assertEquals(1, quarantines.size(), quarantines.toString());
+            Path q = quarantines.get(0);
+            String state = segtool.analyzers.repair.Quarantine.open(q).unfinished()
+                    ? q + " holds every byte removed so far: run `segtool repair --apply` again to finish the plan, "
+                    + "or `segtool restore --apply` on it to undo it"
+                    : "repaired, the removed bytes in " + q.getFileName() + "; not judged again after it: run "
+                    + "`segtool scan`";
+            assertEquals("segtool: repair interrupted: " + real + ": " + state + "; the salvage archive " + archive
+                    + " is complete: run again with --salvage-to " + archive + " to reuse it\n", r.err, r.toString());
+            Cli.Result again = Cli.run(args);
+            assertEquals(0, again.exit(), again.toString());
+            assertEquals(0, Cli.run("scan", dir, "--durability=replicated").exit());
+            assertEquals(List.of(q), leftovers(real.getParent(), "1.segtool-quarantine."), "the one quarantine");
+            assertFalse(segtool.analyzers.repair.Quarantine.open(q).unfinished());
+        }
+    }
+
+    /**
+     * {@code restore --apply} of the accept-loss cut's quarantine, the signal sent once it writes its first staging
+     * file: the line says the restore stopped part way, and restore run again finishes it, giving back the files as
+     * they were before the repair.
+     */
+    @Test
+    void restoreApply_sigint_and_sigterm_stopPartWay_andRunningAgainFinishes() throws Exception {
+        for (String signal : new String[] {"INT", "TERM"}) {
+            Path dir = Partitions.partitionDir(root, "restore-" + signal, 1);
+            Path archive = root.resolve("archive-restore-" + signal);
+            List<String> before = new ArrayList<>();
+            Path[] quarantine = new Path[1];
+            Run r = interrupt(signal, p -> p.getFileName().toString().endsWith(".segtool-restore.staging"), dir,
+                    () -> {
+                        deleteTree(archive);
+                        for (Path q : leftoversUnchecked(dir.getParent(), "1.segtool-quarantine.")) {
+                            deleteTree(q);
+                        }
+                        before.clear();
+                        before.addAll(listing(damaged("restore-" + signal)));
+                        Cli.Result cut = Cli.run("repair", dir, "--accept-loss", "--apply", "--salvage-to", archive,
+                                "--durability=replicated", "-q");
+                        assertEquals(0, cut.exit(), cut.toString());
+                        List<Path> qs = leftoversUnchecked(dir.getParent(), "1.segtool-quarantine.");
+                        assertEquals(1, qs.size(), qs.toString());
+                        quarantine[0] = qs.get(0);
+                    }, "restore", new LazyPath(quarantine), "--apply", "-q");
+            assertEquals(signal.equals("INT") ? 130 : 143, r.exit, r.toString());
+            Path q = quarantine[0].toRealPath();
+            assertEquals("segtool: restore interrupted: " + q + ": the restore stopped part way; the quarantine still "
+                    + "holds every byte: run `segtool restore --apply` on it again to finish\n", r.err, r.toString());
+            Cli.Result again = Cli.run("restore", q, "--apply", "-q");
+            assertEquals(0, again.exit(), again.toString());
+            assertEquals(before, listing(dir), "the partition's files as before the repair");
+            assertEquals(2, Cli.run("scan", dir, "--durability=replicated").exit(), "refused again, as before");
+        }
+    }
+
+    /** An argument whose path is known only once the scene is set. */
+    record LazyPath(Path[] holder) {
+        @Override
+        public String toString() {
+            return holder[0].toString();
+        }
+    }
+
+    /** A partition of many small segments (7 batches each), for a cut with one operation per segment. */
+    static Path small;
+    static int smallSegments;
+
+    static void growSmall(int n) {
+        if (n <= smallSegments) {
+            return;
+        }
+        small = Partitions.partitionDir(root, "small", 1);
+        deleteTree(small);
+        PartitionWriter.fill(small, PartitionWriter.Config.of(1).segmentSize(32 * 1024).messagesRequiredToSave(1)
+                .trackLayout(false), n * 7, 1, 4096, 13);
+        smallSegments = n;
+    }
+
+    static List<Path> leftoversUnchecked(Path dir, String prefix) {
+        try {
+            return Files.isDirectory(dir) ? leftovers(dir, prefix) : List.of();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Each file of {@code dir} with its length, in name order. */
+    static List<String> listing(Path dir) {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(f -> f.getFileName() + " " + f.toFile().length()).sorted().toList();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A copy of the partition with one payload byte of its fifth batch flipped: interior damage, refused; the
+     * accept-loss cut truncates the log there and moves every later segment aside, quarantining nearly all of it.
+     */
+    static Path damaged(String name) {
+        return damaged(partition, name);
+    }
+
+    static Path damaged(Path source, String name) {
+        try {
+            return damage(source, name);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static Path damage(Path source, String name) throws IOException {
+        Path dir = Partitions.partitionDir(root, name, 1);
+        deleteTree(dir);
+        Files.createDirectories(dir);
+        try (Stream<Path> s = Files.list(source)) {
+            for (Path f : s.toList()) {
+                Files.copy(f, dir.resolve(f.getFileName()));
+            }
+        }
+        Path log;
+        try (Stream<Path> s = Files.list(dir)) {
+            log = s.filter(f -> f.getFileName().toString().endsWith(".log")).sorted().findFirst().orElseThrow();
+        }
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(log,
+                java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+            long at = 4 * (4096 + 64 + 56) + 300;
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1);
+            ch.read(b, at);
+            b.put(0, (byte) (b.get(0) ^ 0x55)).rewind();
+            ch.write(b, at);
+        }
+        return dir;
+    }
+
     /** The outcome of one interrupted child. */
     record Run(int exit, String out, String err) {
         @Override
@@ -103,13 +305,19 @@ class SignalsCliTest {
      */
     static Run interrupt(String signal, Predicate<Path> writing, Path dir, Runnable before, Object... args)
             throws Exception {
+        return interrupt(signal, writing, dir, before, () -> grow(segments * 2), args);
+    }
+
+    /** As above, {@code larger} making the input larger after a try the signal came too late for. */
+    static Run interrupt(String signal, Predicate<Path> writing, Path dir, Runnable before, Runnable larger,
+            Object... args) throws Exception {
         for (int attempt = 0; attempt < 4; attempt++) {
             before.run();
             Run r = once(signal, writing, dir, args);
             if (r != null) {
                 return r;
             }
-            grow(segments * 2);
+            larger.run();
         }
         fail("segtool " + args[0] + " always finished before the signal reached it");
         return null;
@@ -150,8 +358,8 @@ class SignalsCliTest {
                     Files.readString(err, StandardCharsets.UTF_8));
             if (r.exit == 0 || r.exit == 1) {
                 // finished before the signal arrived: undo its output and try a larger input
-                System.out.println("signals: " + args[0] + " finished before SIG" + signal + " reached it on "
-                        + segments + " segments; trying a larger partition");
+                System.out.println("signals: " + args[0] + " finished before SIG" + signal + " reached it; trying "
+                        + "a larger partition");
                 return null;
             }
             return r;

@@ -113,6 +113,12 @@ public final class Repairer {
             run.server = busy.report;
             return run.outcome(Status.IN_USE);
         } catch (IOException | RuntimeException e) {
+            if (RecoveryEngine.Cancelled.isInterrupt(e)) {
+                // stopped by Ctrl-C or SIGTERM: the whole run stops, saying what this partition was left in
+                throw Interrupted.of(run.partition.directory(), run.applied(), run.archive == null ? null
+                        : "the salvage archive " + run.archive + " is complete: run again with --salvage-to "
+                        + run.archive + " to reuse it", e);
+            }
             return run.failed(e);
         } finally {
             if (lock != null) {
@@ -497,6 +503,7 @@ public final class Repairer {
         String state = null;
         ServerGuard.Report server = null;
         PartitionLock lock = null;
+        int stepsBefore = applier.steps();
         try {
             Quarantine q = Quarantine.open(quarantine);
             partition = q.partition();
@@ -517,6 +524,9 @@ public final class Repairer {
             }
             return new RestoreOutcome(q.directory(), partition, state, server, applier.restore(q, apply), null);
         } catch (IOException | RuntimeException e) {
+            if (RecoveryEngine.Cancelled.isInterrupt(e)) {
+                throw Interrupted.restore(quarantine, applier.steps() != stepsBefore, e);
+            }
             return new RestoreOutcome(quarantine, partition, state, server, null,
                     e.getMessage() == null ? e.toString() : e.getMessage());
         } finally {
@@ -680,6 +690,21 @@ public final class Repairer {
             return new Outcome(partition, durable, status, before, plan, quarantine, List.copyOf(resumed),
                     List.copyOf(discarded), List.copyOf(pending), after, server, List.copyOf(notes), null, segments,
                     loss());
+        }
+
+        /** The quarantines this run completed: resumed plans, then its own repair or cuts. */
+        List<Path> applied() {
+            List<Path> out = new ArrayList<>(resumed);
+            if (cuts != null) {
+                for (Cut c : cuts) {
+                    if (c.quarantine() != null) {
+                        out.add(c.quarantine());
+                    }
+                }
+            } else if (quarantine != null) {
+                out.add(quarantine);
+            }
+            return out;
         }
 
         Outcome failed(Exception e) {

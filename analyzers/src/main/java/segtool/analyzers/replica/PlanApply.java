@@ -105,6 +105,7 @@ public final class PlanApply {
                     + "absent when collected); create it as the server would, then collect and plan again");
             return new Outcome(e.key(), null, "refused", details, null, null);
         }
+        List<Path> applied = new ArrayList<>(1);
         try {
             PartitionPath partition = PartitionPath.of(dir);
             if (!force) {
@@ -174,6 +175,7 @@ public final class PlanApply {
                     }
                 });
             }
+            applied.add(q.directory());
             PartitionReport after = new RecoveryEngine(options.withCheckpoint(local.wal().checkpoint()))
                     .judge(partition, durable);
             return new Outcome(e.key(), dir, "applied", details, EngineView.verdict(after), q.directory());
@@ -181,6 +183,9 @@ public final class PlanApply {
             details.add(held.getMessage());
             return new Outcome(e.key(), dir, "in_use", details, null, null);
         } catch (IOException | RuntimeException x) {
+            if (RecoveryEngine.Cancelled.isInterrupt(x)) {
+                throw segtool.analyzers.repair.Interrupted.of(dir, applied, x);
+            }
             details.add(x.getMessage() == null ? x.toString() : x.getMessage());
             return new Outcome(e.key(), dir, "io_error", details, null, null);
         }

@@ -132,10 +132,15 @@ public final class RepairCommand implements Callable<Integer> {
             }
             var repairer = RepairCli.repairer(verdict, in, confirm, shared);
             boolean durable = in.durability().durable();
-            outcomes.add(acceptLoss
-                    ? repairer.acceptLoss(in.partition(), durable, repair.apply, repair.force,
-                    salvageTo == null ? null : Path.of(salvageTo), Version.current())
-                    : repairer.repair(in.partition(), durable, repair.apply, repair.force));
+            try {
+                outcomes.add(acceptLoss
+                        ? repairer.acceptLoss(in.partition(), durable, repair.apply, repair.force,
+                        salvageTo == null ? null : Path.of(salvageTo), Version.current())
+                        : repairer.repair(in.partition(), durable, repair.apply, repair.force));
+            } catch (segtool.analyzers.recovery.RecoveryEngine.Cancelled c) {
+                throw segtool.shell.Interrupts.after((int) outcomes.stream()
+                        .filter(o -> o.status() == Repairer.Status.APPLIED).count(), "repaired", c);
+            }
             judged.add(in);
         }
         RepairCli.warnForce(outcomes, err);
