@@ -221,6 +221,7 @@ class OsReasonTest {
             {"stats", path}, {"repair", path}, {"rebuild-index", path}, {"pack", path, "-o", out.resolve("d.tar")},
             {"salvage", path, "-o", out.resolve("s")}, {"doctor", path}, {"compare", path, path},
             {"collect", path, "-o", out.resolve("m.ndjson")}, {"plan", path}, {"apply", "--plan", path},
+            {"restore", path},
         };
     }
 

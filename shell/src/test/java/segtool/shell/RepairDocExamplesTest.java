@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The example runs in docs/repair.md are what segtool prints. A block whose first line starts with {@code $ } is a
  * session: each {@code $ } line is run in one scratch directory (a {@code segtool} line in-process, with its relative
  * paths taken from there and a {@code *} expanded; any other line by bash), an optional {@code # exit N} is the exit
- * code it must have, and the lines up to the next {@code $ } are its stdout, with the scratch directory's path and
+ * code it must have, and the lines up to the next {@code $ } are its stdout (followed by its stderr when the line
+ * ends in {@code 2>&1}), with the scratch directory's path and
  * quarantine times written as {@code <time>}. To regenerate a block, run its lines from a scratch directory holding
  * a link {@code samples} to the checkout's samples/.
  */
@@ -105,11 +106,14 @@ class RepairDocExamplesTest {
                 }
                 String actual;
                 if (command.startsWith("segtool ")) {
-                    Cli.Result r = Cli.run((Object[]) args(command.substring("segtool ".length())));
+                    boolean merged = command.stripTrailing().endsWith(" 2>&1");
+                    String line = merged ? command.stripTrailing().substring(0, command.stripTrailing().length() - 5)
+                            : command;
+                    Cli.Result r = Cli.run((Object[]) args(line.substring("segtool ".length())));
                     if (code != null) {
                         assertEquals(code, r.exit(), command + "\n" + r);
                     }
-                    actual = normalize(r.out());
+                    actual = normalize(merged ? r.out() + r.err() : r.out());
                 } else {
                     actual = normalize(bash(command));
                 }

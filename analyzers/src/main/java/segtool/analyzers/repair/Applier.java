@@ -200,8 +200,14 @@ public final class Applier {
             if (content != null) {
                 String hash = op instanceof RepairOp.StageIndex ? ((RepairOp.StageIndex) op).xxh3()
                         : ((RepairOp.InstallIndex) op).xxh3();
-                if (Hashing.parse(hash) != FileXxh3.hash(q.contentFile(content))) {
-                    throw new IOException(q.directory().resolve(content) + ": does not hash to " + hash);
+                long length = op instanceof RepairOp.StageIndex ? ((RepairOp.StageIndex) op).length()
+                        : ((RepairOp.InstallIndex) op).length();
+                Path file = q.contentFile(content);
+                String wrong = unlike(file, length, Hashing.parse(hash), hash);
+                if (wrong != null) {
+                    throw new IOException(q.directory().resolve(content) + ": the new content of operation "
+                            + op.seq() + ", bytes [0, " + length + "), " + wrong
+                            + "; segtool refuses this quarantine and changed nothing");
                 }
             }
         }
@@ -851,12 +857,35 @@ public final class Applier {
 
     private static void verifyCopy(Quarantine q, QuarantineEntry e) throws IOException {
         Path copy = q.copy(e);
-        if (!Files.isRegularFile(copy, LinkOption.NOFOLLOW_LINKS) || Files.size(copy) != e.length()
-                || Hashing.range(copy, 0, e.length()) != Hashing.parse(e.xxh3())) {
-            throw new IOException(copy + ": the quarantined copy of " + e.file() + " [" + e.offset() + ", "
-                    + e.end() + ") is missing or does not hash to " + e.xxh3() + "; stopping without changing "
-                    + e.file());
+        String wrong = unlike(copy, e.length(), Hashing.parse(e.xxh3()), e.xxh3());
+        if (wrong != null) {
+            throw new IOException(copy + ": the quarantined copy of " + e.file() + " bytes [" + e.offset() + ", "
+                    + e.end() + ") " + wrong + "; stopping without changing " + e.file());
         }
+    }
+
+    /**
+     * Null when {@code file} is a regular file of {@code length} bytes hashing to {@code xxh3}; else what is wrong,
+     * in words that follow its name: "is missing", "is a directory", "holds 60 of its 100 bytes (cut short)",
+     * "holds 120 bytes, not 100", "does not hash to 0x... (its bytes hash to 0x...)".
+     */
+    private static String unlike(Path file, long length, long xxh3, String recorded) throws IOException {
+        java.nio.file.attribute.BasicFileAttributes a = Confinement.stat(file);
+        if (a == null) {
+            return "is missing";
+        }
+        if (!a.isRegularFile()) {
+            return "is " + Confinement.kind(a) + ", not a regular file";
+        }
+        if (a.size() < length) {
+            return "holds " + a.size() + " of its " + length + " bytes (cut short)";
+        }
+        if (a.size() != length) {
+            return "holds " + a.size() + " bytes, not " + length;
+        }
+        long actual = Hashing.range(file, 0, length);
+        return actual == xxh3 ? null : "does not hash to " + recorded + " (its bytes hash to " + Hashing.hex(actual)
+                + ")";
     }
 
     private static boolean matches(Path p, long length, String xxh3) throws IOException {

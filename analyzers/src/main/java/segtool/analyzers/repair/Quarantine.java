@@ -65,12 +65,29 @@ public final class Quarantine {
         try {
             manifest = Manifest.parse(json);
         } catch (IOException | RuntimeException e) {
-            String why = e.getMessage() == null ? e.toString() : e.getMessage();
-            throw new Confinement.Damaged(abs, MANIFEST + " does not parse: " + why.lines().findFirst().orElse(why));
+            throw new Confinement.Damaged(abs.resolve(MANIFEST), unparsed(e, json.length));
         }
         Set<Integer> done = readJournal(abs, manifest);
         validate(abs, manifest, done);
         return new Quarantine(abs, manifest, done);
+    }
+
+    /**
+     * Why a manifest does not parse, with the byte where the parser stopped: "does not parse at byte 900 of 900 (cut
+     * short?): Unexpected end-of-input ...". Jackson's own message repeats the location over several lines; its
+     * first line without it is the reason.
+     */
+    private static String unparsed(Exception e, int length) {
+        String why = e.getMessage() == null ? e.toString() : e.getMessage();
+        String at = "";
+        if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j) {
+            why = j.getOriginalMessage() == null ? why : j.getOriginalMessage();
+            long byteAt = j.getLocation() == null ? -1 : j.getLocation().getByteOffset();
+            if (byteAt >= 0) {
+                at = " at byte " + byteAt + " of " + length + (byteAt >= length ? " (cut short?)" : "");
+            }
+        }
+        return "does not parse" + at + ": " + why.lines().findFirst().orElse(why);
     }
 
     private static void validate(Path dir, Manifest m, Set<Integer> done) throws IOException {

@@ -528,7 +528,9 @@ public final class Repairer {
                 throw Interrupted.restore(quarantine, applier.steps() != stepsBefore, e);
             }
             return new RestoreOutcome(quarantine, partition, state, server, null,
-                    e.getMessage() == null ? e.toString() : e.getMessage());
+                    e instanceof java.nio.file.FileSystemException fs && fs.getFile() != null
+                            ? segtool.formats.io.OsReason.line(fs.getFile(), fs)
+                            : e.getMessage() == null ? e.toString() : e.getMessage());
         } finally {
             if (lock != null) {
                 try {

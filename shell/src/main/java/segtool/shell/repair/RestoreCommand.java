@@ -52,8 +52,9 @@ public final class RestoreCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         // QUARANTINE naming nothing, or a file, is a usage error like every other PATH (one line on stderr, exit 64,
         // no document); a directory is the repairer's to judge (a symlink is refused there, never followed)
-        if (!java.nio.file.Files.exists(quarantine, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            throw new java.nio.file.NoSuchFileException(quarantine.toString());
+        if (!java.nio.file.Files.exists(quarantine, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                || java.nio.file.Files.isSymbolicLink(quarantine) && !java.nio.file.Files.exists(quarantine)) {
+            throw segtool.analyzers.layout.Targets.unreachable(quarantine);
         }
         if (!java.nio.file.Files.isSymbolicLink(quarantine) && !java.nio.file.Files.isDirectory(quarantine)) {
             throw new segtool.analyzers.layout.Targets.NotATarget(quarantine + ": not a directory; QUARANTINE is a "
@@ -73,6 +74,13 @@ public final class RestoreCommand implements Callable<Integer> {
                 }
                 o = repairer.restore(quarantine, true, repair.force);
             }
+        }
+        if (o.error() != null) {
+            // a refusal (a damaged quarantine, an I/O error) is an error, not a result: one line on stderr naming
+            // the file, where in it and why, whatever the output mode; --json still prints its document
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("segtool: " + o.error().lines().findFirst().orElse(""));
+            err.flush();
         }
         if (output.json) {
             out.println(ScanJson.mapper().writeValueAsString(RepairJson.restore(Version.current(), o)));
@@ -97,8 +105,6 @@ public final class RestoreCommand implements Callable<Integer> {
     private void print(PrintWriter out, Repairer.RestoreOutcome o) {
         String head = o.quarantine() + " (" + o.stateBefore() + ")";
         if (o.error() != null) {
-            // a quarantine that could not be opened has no state, and its error names it already
-            out.println((o.stateBefore() == null ? "" : head + ": ") + "cannot restore: " + o.error());
             return;
         }
         if (o.result() == null) {

@@ -295,4 +295,83 @@ class RepairCommandTest {
         }
         assertEquals("not a quarantine\n", Files.readString(file));
     }
+    /** Every regular file under {@code root}, the quarantine's too (the lock file only names the last run's PID). */
+    static Map<String, byte[]> everything(Path root) throws IOException {
+        Map<String, byte[]> out = new TreeMap<>();
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) walk::iterator) {
+                if (Files.isRegularFile(p) && !p.toString().endsWith(".segtool-lock")) {
+                    out.put(root.relativize(p).toString(), Files.readAllBytes(p));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A damaged quarantine (a kept byte range that does not match its recorded digest, a copy cut short, a
+     * recorded digest changed in the manifest, a manifest cut short, a new index cut short) is refused in one line
+     * on stderr naming the file, the bytes it applies to and why, exit 3; stdout stays empty (it said "cannot
+     * restore: ..." on stdout), --json still writes its document, -qq does not silence it, and nothing changes on
+     * disk, with --apply too.
+     */
+    @Test
+    void restore_aDamagedQuarantine_isOneLineOnStderr_andChangesNothing() throws Exception {
+        Path d = damaged(1);
+        Run r = run("repair", d.toString(), "--apply", "--json");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        Path q = Path.of(r.json().get("partitions").get(0).get("quarantine").get("directory").asText());
+        JsonNode entry = new ObjectMapper().readTree(q.resolve("manifest.json").toFile()).get("entries").get(0);
+        Path copy = q.resolve(entry.get("copy").asText());
+        long offset = entry.get("offset").asLong();
+        long length = entry.get("length").asLong();
+        String range = entry.get("file").asText() + " bytes [" + offset + ", " + (offset + length) + ")";
+        String xxh3 = entry.get("xxh3").asText();
+        byte[] manifest = Files.readAllBytes(q.resolve("manifest.json"));
+        byte[] kept = Files.readAllBytes(copy);
+
+        record Damage(String what, String line, IoAction damage) { }
+        List<Damage> cases = List.of(
+            new Damage("a kept byte flipped", copy + ": the quarantined copy of " + range + " does not hash to "
+                    + xxh3 + " (its bytes hash to ", () -> {
+                        byte[] b = kept.clone();
+                        b[b.length / 2] ^= 1;
+                        Files.write(copy, b);
+                    }),
+            new Damage("a copy cut short", copy + ": the quarantined copy of " + range + " holds " + (length - 7)
+                    + " of its " + length + " bytes (cut short); stopping without changing " + entry.get("file")
+                    .asText(), () -> Files.write(copy, java.util.Arrays.copyOf(kept, kept.length - 7))),
+            new Damage("the recorded digest changed", copy + ": the quarantined copy of " + range
+                    + " does not hash to 0x0000000000000001 (its bytes hash to " + xxh3 + ")", () -> Files.writeString(
+                        q.resolve("manifest.json"), new String(manifest, java.nio.charset.StandardCharsets.UTF_8)
+                            .replace("\"xxh3\" : \"" + xxh3 + "\"", "\"xxh3\" : \"0x0000000000000001\""))),
+            new Damage("the manifest cut short", q.resolve("manifest.json") + ": does not parse at byte 500 of 500 "
+                    + "(cut short?): ", () -> Files.write(q.resolve("manifest.json"),
+                        java.util.Arrays.copyOf(manifest, 500))));
+        for (Damage c : cases) {
+            Files.write(q.resolve("manifest.json"), manifest);
+            Files.write(copy, kept);
+            c.damage().run();
+            Map<String, byte[]> before = everything(data);
+            for (String[] flags : new String[][]{{}, {"--json"}, {"-qq"}, {"--apply", "-y"}}) {
+                String[] args = Stream.concat(Stream.of("restore", q.toString()), Stream.of(flags))
+                        .toArray(String[]::new);
+                Run x = run(args);
+                String where = c.what() + ": " + String.join(" ", args) + ": " + x;
+                assertEquals(3, x.exit(), where);
+                assertEquals(1, x.err().lines().count(), where);
+                assertTrue(x.err().startsWith("segtool: " + c.line()), where);
+                if (flags.length == 1 && flags[0].equals("--json")) {
+                    assertEquals(3, x.json().get("exit_code").asInt(), where);
+                } else {
+                    assertEquals("", x.out(), where);
+                }
+                assertSameFiles(before, everything(data));
+            }
+        }
+    }
+
+    interface IoAction {
+        void run() throws IOException;
+    }
 }
