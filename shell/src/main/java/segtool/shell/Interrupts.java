@@ -57,14 +57,16 @@ public final class Interrupts {
     }
 
     /**
-     * Signal {@code s} arrived for the command running on {@code worker}: the first interrupts it, a second ends the
-     * process now (with the first one's code).
+     * Signal {@code s} arrived for the command running on {@code worker} (null: none runs): the first interrupts it,
+     * a second ends the process now (with the first one's code).
      */
     public static void received(Signal s, Thread worker) {
         if (!RECEIVED.compareAndSet(null, s)) {
             Runtime.getRuntime().exit(RECEIVED.get().code);
         }
-        worker.interrupt();
+        if (worker != null) {
+            worker.interrupt();
+        }
     }
 
     /** The signal that stopped this process's command, null when none did. */

@@ -210,6 +210,123 @@ class SignalsCliTest {
         }
     }
 
+    /**
+     * The interactive shell ({@code segtool shell}, a dumb terminal on pipes) running salvage: Ctrl-C (SIGINT)
+     * cancels the command, which says what it left, and the shell goes on (exit at the end is 0); SIGTERM stops the
+     * command the same way and ends the shell with 143. Either way the temporary directory is gone and OUT was not
+     * created.
+     */
+    @Test
+    void shell_sigintCancelsTheCommandAndGoesOn_sigtermStopsItAndEndsTheShell() throws Exception {
+        for (String signal : new String[] {"INT", "TERM"}) {
+            Path out = root.resolve("shell-salvaged-" + signal);
+            String tmpPrefix = "." + out.getFileName() + ".segtool-salvage-tmp.";
+            String said = "segtool: salvage interrupted: " + out + " was not created; nothing else changed";
+            String[] text = null;
+            for (int attempt = 0; attempt < 4 && text == null; attempt++) {
+                text = shell(signal, out, tmpPrefix, said);
+                if (text == null) {
+                    deleteTree(out);
+                    grow(segments * 2);
+                }
+            }
+            assertTrue(text != null, "salvage in the shell always finished before the signal reached it");
+            assertEquals(signal.equals("INT") ? "0" : "143", text[0], text[1]);
+            assertEquals(1, text[1].split(java.util.regex.Pattern.quote(said), -1).length - 1, text[1]);
+            assertFalse(Files.exists(out), out + " exists");
+            assertEquals(List.of(), leftovers(out.getParent(), tmpPrefix), "temporary directories left");
+        }
+    }
+
+    /** SIGTERM to a shell waiting at its prompt ends it with one line and 143. */
+    @Test
+    void shell_sigtermAtThePrompt_endsItWithOneLine() throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Xmx256m", "-cp",
+                System.getProperty("java.class.path"), Main.class.getName(), "shell"));
+        Path text = Files.createTempFile(root, "shell", ".out");
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(text.toFile()).redirectErrorStream(true);
+        pb.environment().put("SEGTOOL_HISTORY", root.resolve("history-prompt").toString());
+        pb.environment().put("TERM", "dumb");
+        Process p = pb.start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (!Files.readString(text, StandardCharsets.UTF_8).contains("segtool> ") && p.isAlive()
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            Process kill = new ProcessBuilder("kill", "-TERM", String.valueOf(p.pid())).inheritIO().start();
+            assertTrue(kill.waitFor(30, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -TERM");
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the shell did not end within 120 s");
+            String t = Files.readString(text, StandardCharsets.UTF_8);
+            assertEquals(143, p.exitValue(), t);
+            assertTrue(t.endsWith("segtool> segtool: shell interrupted: nothing changed\n"), t);
+        } finally {
+            p.destroyForcibly();
+            Files.deleteIfExists(text);
+        }
+    }
+
+    /**
+     * One shell run: salvage typed, the signal sent once it writes, then (after SIGINT, once the command has said
+     * it stopped) exit typed. The exit code and the terminal's text, or null when salvage finished first.
+     */
+    private static String[] shell(String signal, Path out, String tmpPrefix, String said) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Xmx256m", "-cp",
+                System.getProperty("java.class.path"), Main.class.getName(), "shell"));
+        Path text = Files.createTempFile(root, "shell", ".out");
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(text.toFile()).redirectErrorStream(true);
+        pb.environment().put("SEGTOOL_HISTORY", root.resolve("history-" + signal).toString());
+        pb.environment().put("TERM", "dumb");
+        Process p = pb.start();
+        try (java.io.Writer typing = new java.io.OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8)) {
+            typing.write("salvage " + partition + " -o " + out + "\n");
+            typing.flush();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            boolean seen = false;
+            while (!seen && p.isAlive() && System.nanoTime() < deadline) {
+                seen = !leftovers(out.getParent(), tmpPrefix).isEmpty();
+                if (!seen) {
+                    if (Files.exists(out)) {
+                        break;
+                    }
+                    Thread.sleep(2);
+                }
+            }
+            if (!seen) {
+                assertTrue(Files.exists(out) || !p.isAlive(), "salvage did not start writing within 120 s");
+                typing.write("exit\n");
+                typing.flush();
+                assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+                return null;
+            }
+            Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).inheritIO().start();
+            assertTrue(kill.waitFor(30, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + signal);
+            if (signal.equals("INT")) {
+                // the shell goes on: wait for the command to end (its line, or its summary and the next prompt)
+                while (System.nanoTime() < deadline) {
+                    String t = Files.readString(text, StandardCharsets.UTF_8);
+                    if (t.contains(said) || t.split("segtool> ", -1).length > 2) {
+                        break;
+                    }
+                    Thread.sleep(10);
+                }
+                typing.write("exit\n");
+                typing.flush();
+            }
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the shell did not end within 120 s");
+            String t = Files.readString(text, StandardCharsets.UTF_8);
+            if (!t.contains(said) && Files.exists(out)) {
+                return null;
+            }
+            return new String[] {String.valueOf(p.exitValue()), t};
+        } finally {
+            p.destroyForcibly();
+            Files.deleteIfExists(text);
+        }
+    }
+
     /** An argument whose path is known only once the scene is set. */
     record LazyPath(Path[] holder) {
         @Override

@@ -98,8 +98,11 @@ final class ManPage {
                     + "true/false, the open partition's id, segment start offsets and index offsets for --offset), "
                     + "paths, segment start offsets for SEGMENT and index entry positions for POSITION. Completion "
                     + "needs a terminal JLine can drive; on TERM=dumb, lines are read plainly.");
-            m.item("Ctrl-C", "Cancel the running command (it stops between records and prints \"cancelled\", exit "
-                    + "code 130); at the prompt, discard the line. The shell keeps running.");
+            m.item("Ctrl-C", "Cancel the running command: it stops at its next record, removes its own temporary "
+                    + "files and says in one line what it left (\"segtool: salvage interrupted: OUT was not created; "
+                    + "nothing else changed\"), exit code 130; at the prompt, discard the line. The shell keeps "
+                    + "running. SIGTERM stops the running command the same way (exit code 143), then ends the shell; "
+                    + "at the prompt it ends the shell (\"segtool: shell interrupted: nothing changed\", 143).");
             m.item("Ctrl-D", "Leave the shell (as exit does).");
             m.item("Ctrl-R", "Search the history.");
         }

@@ -22,13 +22,15 @@ import segtool.formats.naming.PartitionPath;
 import segtool.formats.naming.SegmentFiles;
 import segtool.shell.CommandLines;
 import segtool.shell.ExitCodes;
+import segtool.shell.Interrupts;
 import segtool.shell.ShellSession;
 import segtool.shell.Version;
 
 /**
  * The interactive shell: JLine reads a line (completion from {@link ShellCompleter}, persistent history), the same
  * command tree as the one-shot CLI runs it on a worker thread, and Ctrl-C interrupts that worker instead of the
- * shell. The commands honour the interrupt between records and stop with "cancelled".
+ * shell. The commands honour the interrupt between records and stop with one line saying what they left
+ * ({@link Interrupts}); SIGTERM stops the running command the same way and then ends the shell (exit 143).
  */
 public final class Repl implements AutoCloseable {
     static final String HISTORY_ENV = "SEGTOOL_HISTORY";
@@ -40,6 +42,8 @@ public final class Repl implements AutoCloseable {
     private final boolean processSignals;
     private final AtomicReference<Thread> running = new AtomicReference<>();
     private final AtomicBoolean cancelling = new AtomicBoolean();
+    /** SIGTERM arrived: the running command is stopped as by Ctrl-C, then the shell ends (exit 143). */
+    private volatile boolean terminated;
     private int lastExit;
 
     /** A shell on {@code terminal}; tests pass a dumb terminal over streams and {@code null} history. */
@@ -115,6 +119,7 @@ public final class Repl implements AutoCloseable {
     public int run(Path open) {
         session.start();
         Object previousInt = null;
+        Object previousTerm = null;
         if (processSignals) {
             // while a command runs, Ctrl-C cancels it; at the prompt it goes to the line reader as usual
             previousInt = Signals.register("INT", () -> {
@@ -124,6 +129,7 @@ public final class Repl implements AutoCloseable {
                     terminal.raise(Terminal.Signal.INT);
                 }
             });
+            previousTerm = Signals.register("TERM", this::terminate);
         }
         PrintWriter w = terminal.writer();
         w.println("segtool " + Version.current() + " shell. Tab completes, help lists commands, Ctrl-C cancels a "
@@ -133,11 +139,16 @@ public final class Repl implements AutoCloseable {
             execute(List.of("open", open.toString()));
         }
         try {
-            while (!session.exitRequested()) {
+            while (!session.exitRequested() && !terminated) {
                 String line;
                 try {
                     line = reader.readLine(prompt());
                 } catch (UserInterruptException e) {
+                    if (terminated) {
+                        // SIGTERM at the prompt: no command was running
+                        w.println("segtool: shell interrupted: nothing changed");
+                        break;
+                    }
                     continue;
                 } catch (EndOfFileException e) {
                     break;
@@ -164,6 +175,7 @@ public final class Repl implements AutoCloseable {
         } finally {
             if (processSignals) {
                 Signals.unregister("INT", previousInt);
+                Signals.unregister("TERM", previousTerm);
             }
             try {
                 reader.getHistory().save();
@@ -172,7 +184,23 @@ public final class Repl implements AutoCloseable {
             }
             w.flush();
         }
+        if (terminated) {
+            return ExitCodes.TERMINATED;
+        }
         return lastExit == ExitCodes.CANCELLED ? ExitCodes.CLEAN : lastExit;
+    }
+
+    /**
+     * SIGTERM: the running command stops as for Ctrl-C and says what it left (exit code 143), then the shell ends;
+     * at the prompt, the shell ends with one line. A second SIGTERM ends the process at once ({@link Interrupts}).
+     */
+    private void terminate() {
+        Thread w = running.get();
+        terminated = true;
+        Interrupts.received(Interrupts.Signal.TERM, w);
+        if (w == null) {
+            terminal.raise(Terminal.Signal.INT);
+        }
     }
 
     /** Runs one command on a worker thread; Ctrl-C interrupts the worker, and we wait for it to stop. */
@@ -194,6 +222,10 @@ public final class Repl implements AutoCloseable {
         running.set(worker);
         Terminal.SignalHandler previous = terminal.handle(Terminal.Signal.INT, s -> cancelRunning());
         worker.start();
+        if (terminated) {
+            // SIGTERM came between the prompt and this command: it stops at once
+            worker.interrupt();
+        }
         try {
             boolean interrupted = false;
             while (worker.isAlive()) {
