@@ -39,7 +39,38 @@ public final class Interrupts {
     /** The first signal received, null when none (an interrupt without a signal, such as the shell's Ctrl-C, is 130). */
     private static final AtomicReference<Signal> RECEIVED = new AtomicReference<>();
 
+    /** The thread of the one-shot command signals interrupt, null in the interactive shell. */
+    private static volatile Thread oneShot;
+
     private Interrupts() {
+    }
+
+    /**
+     * A question on the terminal ({@link java.io.Console#readLine}) that a signal can interrupt: a console read does
+     * not answer to an interrupt, so a one-shot command asks on a helper thread and waits for it; the signal ends the
+     * wait with {@link Cancelled}, before anything the question was about is done. In the shell (whose later lines
+     * the helper would read) it asks directly, as before.
+     */
+    public static String ask(java.io.Console console, String format, Object... args) {
+        if (Thread.currentThread() != oneShot) {
+            return console.readLine(format, args);
+        }
+        java.util.concurrent.FutureTask<String> answer = new java.util.concurrent.FutureTask<>(
+                () -> console.readLine(format, args));
+        Thread asking = new Thread(answer, "segtool-question");
+        asking.setDaemon(true);
+        asking.start();
+        try {
+            return answer.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            // ends the question's line; not through the console, whose lock the waiting read holds
+            System.err.println();
+            System.err.flush();
+            throw new Cancelled();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        }
     }
 
     /**
@@ -47,6 +78,7 @@ public final class Interrupts {
      * signal the JVM reserves (-Xrs) keeps its default.
      */
     static void install(Thread worker) {
+        oneShot = worker;
         for (Signal s : Signal.values()) {
             try {
                 sun.misc.Signal.handle(new sun.misc.Signal(s.name()), sig -> received(s, worker));

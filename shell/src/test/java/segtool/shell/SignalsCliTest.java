@@ -249,6 +249,56 @@ class SignalsCliTest {
         }
     }
 
+    /**
+     * {@code repair --apply} on a terminal asks before it changes anything; a console read does not answer to an
+     * interrupt, so the signal used to wait for Enter. Now it ends the question: one line, 130 or 143, nothing
+     * changed. The terminal is a pseudo-terminal from script(1); skipped where there is none.
+     */
+    @Test
+    void repairApply_signalAtItsQuestion_endsIt_nothingChanged() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/script")),
+                "no script(1) for a pseudo-terminal");
+        for (String signal : new String[] {"INT", "TERM"}) {
+            Partitions torn = Partitions.tornTail(root.resolve("ask-" + signal));
+            List<String> before = listing(torn.dir);
+            StringBuilder line = new StringBuilder();
+            for (String a : List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Xmx256m", "-cp",
+                    System.getProperty("java.class.path"), Main.class.getName(), "repair", torn.dir.toString(),
+                    "--apply", "--durability=replicated", "-q")) {
+                line.append(" '").append(a.replace("'", "'\\''")).append('\'');
+            }
+            Path text = Files.createTempFile(root, "ask", ".out");
+            Process p = new ProcessBuilder("/usr/bin/script", "-qec", line.toString().trim(), "/dev/null")
+                    .redirectOutput(text.toFile()).redirectErrorStream(true).start();
+            try {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                while (!Files.readString(text, StandardCharsets.UTF_8).contains("[y/N]") && p.isAlive()
+                        && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                String asked = Files.readString(text, StandardCharsets.UTF_8);
+                org.junit.jupiter.api.Assumptions.assumeTrue(asked.contains("[y/N]"), "no question on this "
+                        + "pseudo-terminal: " + asked);
+                ProcessHandle java = p.descendants().filter(h -> h.info().command().orElse("").endsWith("java"))
+                        .findFirst().orElseThrow();
+                Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(java.pid())).inheritIO()
+                        .start();
+                assertTrue(kill.waitFor(30, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + signal);
+                assertTrue(p.waitFor(120, TimeUnit.SECONDS), "repair did not end at the signal");
+                String t = Files.readString(text, StandardCharsets.UTF_8).replace("\r\n", "\n");
+                assertEquals(signal.equals("INT") ? 130 : 143, p.exitValue(), t);
+                assertTrue(t.endsWith("[y/N] \nsegtool: repair interrupted: " + torn.dir.toRealPath()
+                        + ": nothing changed\n"), t);
+                assertEquals(before, listing(torn.dir), "the partition's files");
+                assertEquals(List.of(), leftovers(torn.dir.getParent(), "1.segtool-quarantine."));
+            } finally {
+                p.destroyForcibly();
+                Files.deleteIfExists(text);
+            }
+        }
+    }
+
     /** SIGTERM to a shell waiting at its prompt ends it with one line and 143. */
     @Test
     void shell_sigtermAtThePrompt_endsItWithOneLine() throws Exception {
@@ -416,6 +466,26 @@ class SignalsCliTest {
             ch.write(b, at);
         }
         return dir;
+    }
+
+    /**
+     * collect, paced by --max-read-rate so that it is still reading when the signal comes: the manifest's temporary
+     * file is removed and a manifest that was there is left as it was.
+     */
+    @Test
+    void collect_sigint_and_sigterm_removeTheTemporaryFile_leaveAnExistingManifestAlone() throws Exception {
+        for (String signal : new String[] {"INT", "TERM"}) {
+            Path dir = Files.createDirectories(root.resolve("collect-" + signal));
+            Path out = dir.resolve("m.ndjson");
+            Run r = interrupt(signal, p -> p.getFileName().toString().equals(".m.ndjson.segtool-tmp"), dir,
+                    () -> write(out, "the operator's earlier manifest"), "collect", partition, "-o", out,
+                    "--node", "n1", "--durability=replicated", "--max-read-rate", "4M");
+            assertEquals(signal.equals("INT") ? 130 : 143, r.exit, r.toString());
+            assertEquals("segtool: collect interrupted: " + out + " was not written (a file that was there is "
+                    + "unchanged); nothing else changed\n", r.err, r.toString());
+            assertEquals("the operator's earlier manifest", Files.readString(out));
+            assertEquals(List.of(), leftovers(dir, ".m.ndjson."), "temporary files left");
+        }
     }
 
     /** The outcome of one interrupted child. */

@@ -141,8 +141,8 @@ final class RepairCli {
             w.println(plan.partition().directory() + ":");
             RepairText.plan(w, plan);
             w.flush();
-            String answer = console.readLine("Apply these %d operation(s)? Removed bytes go to a quarantine "
-                    + "directory first. [y/N] ", plan.ops().size());
+            String answer = segtool.shell.Interrupts.ask(console, "Apply these %d operation(s)? Removed bytes go to "
+                    + "a quarantine directory first. [y/N] ", plan.ops().size());
             return answer != null && (answer.trim().equalsIgnoreCase("y") || answer.trim().equalsIgnoreCase("yes"));
         };
     }

@@ -98,7 +98,7 @@ public final class RestoreCommand implements Callable<Integer> {
         }
         console.writer().println(dry.partition() + ":");
         RepairText.restore(console.writer(), dry.result().actions());
-        String a = console.readLine("Restore these? [y/N] ");
+        String a = segtool.shell.Interrupts.ask(console, "Restore these? [y/N] ");
         return a != null && (a.trim().equalsIgnoreCase("y") || a.trim().equalsIgnoreCase("yes"));
     }
 
