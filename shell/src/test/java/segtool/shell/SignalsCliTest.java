@@ -55,8 +55,8 @@ class SignalsCliTest {
 
     /** Makes the partition {@code n} segments long (32 MiB for the first 8), each segment 1024 batches. */
     static void grow(int n) {
-        if (n <= segments) {
-            return;
+        if (n <= segments || n > 64) {
+            return;   // at most 256 MiB: the tries after that run on the largest
         }
         if (n > MAX_SEGMENTS) {
             fail("the command finished before the signal reached it on every try, the last on " + segments
@@ -138,6 +138,8 @@ class SignalsCliTest {
             Cli.Result again = Cli.run(args);
             assertEquals(0, again.exit(), again.toString());
             assertEquals(0, Cli.run("scan", dir, "--durability=replicated").exit());
+            deleteTree(root.resolve("repair-" + signal));
+            deleteTree(archive);
         }
     }
 
@@ -149,7 +151,7 @@ class SignalsCliTest {
     @Test
     void repairAcceptLossApply_interruptedAfterItsCommitPoint_namesTheQuarantine_andRunningAgainFinishes()
             throws Exception {
-        growSmall(400);
+        growSmall(160);
         for (String signal : new String[] {"INT", "TERM"}) {
             Path dir = Partitions.partitionDir(root, "committed-" + signal, 1);
             Path archive = root.resolve("archive-committed-" + signal);
@@ -180,6 +182,8 @@ class SignalsCliTest {
             assertEquals(0, Cli.run("scan", dir, "--durability=replicated").exit());
             assertEquals(List.of(q), leftovers(real.getParent(), "1.segtool-quarantine."), "the one quarantine");
             assertFalse(segtool.analyzers.repair.Quarantine.open(q).unfinished());
+            deleteTree(root.resolve("committed-" + signal));
+            deleteTree(archive);
         }
     }
 
@@ -218,6 +222,8 @@ class SignalsCliTest {
             assertEquals(0, again.exit(), again.toString());
             assertEquals(before, listing(dir), "the partition's files as before the repair");
             assertEquals(2, Cli.run("scan", dir, "--durability=replicated").exit(), "refused again, as before");
+            deleteTree(root.resolve("restore-" + signal));
+            deleteTree(archive);
         }
     }
 
@@ -401,7 +407,7 @@ class SignalsCliTest {
     static int smallSegments;
 
     static void growSmall(int n) {
-        if (n <= smallSegments) {
+        if (n <= smallSegments || n > 3200) {
             return;
         }
         small = Partitions.partitionDir(root, "small", 1);
