@@ -32,7 +32,11 @@ import segtool.shell.options.VerdictOptions;
             "%nRun it on every node, then `segtool plan` on the manifests (docs/fleet.md)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the manifest was written (whatever the verdicts in it)",
-            "3:an I/O error prevented reading a partition; no manifest was written",
+            "3:an I/O error prevented reading a partition, or a segment's name is a FIFO, device or symlinked .log; "
+                + "no manifest was written",
+            "23:collected, but incomplete: the manifest was written whole, but files could not be read (one line "
+                + "each on stderr, with the OS reason, then a summary); their partitions are recorded in it as "
+                + "io_error",
             "64:usage error: bad arguments, or PATH names nothing segtool can open",
             "130:cancelled (Ctrl-C); no manifest was written"},
         footer = {"%nExamples:",
@@ -86,9 +90,10 @@ public final class CollectCommand implements Callable<Integer>, PlainCommand, In
         long[] logBytes = {0};
         long started = System.nanoTime();
         long written;
+        List<Collector.Unreadable> unreadable;
         try (ManifestJson.Writer w = new ManifestJson.Writer(out, name, path, Instant.now().toString(),
                 Version.current(), verdict.inputs().durable())) {
-            collector.collect(name, partitions, m -> {
+            unreadable = collector.collect(name, partitions, m -> {
                 m.segments().forEach(s -> logBytes[0] += s.logLength());
                 w.write(m);
             });
@@ -98,6 +103,19 @@ public final class CollectCommand implements Callable<Integer>, PlainCommand, In
             throw new Cancelled();
         }
         double seconds = (System.nanoTime() - started) / 1e9;
+        int exit = unreadable.isEmpty() ? ExitCodes.CLEAN : ExitCodes.INCOMPLETE;
+        if (!unreadable.isEmpty()) {
+            PrintWriter err = spec.commandLine().getErr();
+            for (Collector.Unreadable u : unreadable) {
+                err.println("segtool: " + u.failure());
+            }
+            long affected = unreadable.stream().map(Collector.Unreadable::partition).distinct().count();
+            err.println("segtool: " + out + ": written, but incomplete: " + unreadable.size()
+                    + (unreadable.size() == 1 ? " file" : " files") + " could not be read; " + affected
+                    + (affected == 1 ? " partition is" : " partitions are") + " recorded as io_error (exit "
+                    + ExitCodes.INCOMPLETE + ")");
+            err.flush();
+        }
         PrintWriter pw = spec.commandLine().getOut();
         if (output.json) {
             ObjectNode o = JsonNodeFactory.instance.objectNode();
@@ -108,7 +126,15 @@ public final class CollectCommand implements Callable<Integer>, PlainCommand, In
             o.put("log_bytes", logBytes[0]);
             o.put("manifest_bytes", written);
             o.put("seconds", Math.round(seconds * 1000) / 1000.0);
-            o.put("exit_code", ExitCodes.CLEAN);
+            var files = o.putArray("unreadable");
+            for (Collector.Unreadable u : unreadable) {
+                ObjectNode f = files.addObject();
+                f.put("partition", u.partition());
+                f.put("path", u.failure().path().toString());
+                f.put("operation", u.failure().operation());
+                f.put("reason", u.failure().reason());
+            }
+            o.put("exit_code", exit);
             pw.println(ScanJson.mapper().writeValueAsString(o));
         } else if (!output.quiet()) {
             pw.printf("%s: %d partitions of node %s, %d log bytes, manifest %d bytes (%.4f%%), %.2f s%n", out,
@@ -116,7 +142,7 @@ public final class CollectCommand implements Callable<Integer>, PlainCommand, In
                     logBytes[0] == 0 ? 0.0 : 100.0 * written / logBytes[0], seconds);
         }
         pw.flush();
-        return ExitCodes.CLEAN;
+        return exit;
     }
 
     static String hostName() {

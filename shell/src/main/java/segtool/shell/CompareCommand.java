@@ -71,6 +71,7 @@ public final class CompareCommand implements Callable<Integer> {
                 Throttle.NONE);
         List<ReplicaComparison.Replica> replicas = new ArrayList<>();
         Set<String> names = new LinkedHashSet<>();
+        Set<String> unreadable = new LinkedHashSet<>();
         try {
             for (String p : paths) {
                 String name = p;
@@ -78,11 +79,20 @@ public final class CompareCommand implements Callable<Integer> {
                     name = p + "#" + i;
                 }
                 List<PartitionInputs> partitions = resolver.resolve(partitions(spec, p, verdict));
-                replicas.add(new ReplicaComparison.Replica(name, collector.collect(name, partitions)));
+                List<segtool.analyzers.replica.PartitionManifest> collected = new ArrayList<>();
+                for (Collector.Unreadable u : collector.collect(name, partitions, collected::add)) {
+                    unreadable.add(u.failure().toString());
+                }
+                replicas.add(new ReplicaComparison.Replica(name, collected));
             }
         } catch (InterruptedException e) {
             throw new Cancelled();
         }
+        // a file that could not be read leaves its replica not judged (exit 3): each is named, with the OS reason
+        for (String line : unreadable) {
+            spec.commandLine().getErr().println("segtool: " + line);
+        }
+        spec.commandLine().getErr().flush();
         ReplicaComparison.Result result = ReplicaComparison.compare(replicas);
         print(spec, output, ReplicaJson.COMPARE_SCHEMA, result, null);
         return result.exitCode();

@@ -18,13 +18,14 @@ public final class ExitCodes {
     public static final int REFUSED = ExitCode.REFUSED;
     public static final int IO_ERROR = ExitCode.IO_ERROR;
     public static final int IN_USE = ExitCode.IN_USE;
+    public static final int INCOMPLETE = ExitCode.INCOMPLETE;
     public static final int LATENT = ExitCode.LATENT;
     public static final int USAGE = ExitCode.USAGE;
     public static final int CANCELLED = ExitCode.CANCELLED;
     public static final int TERMINATED = ExitCode.TERMINATED;
 
     /** The heading of every command's exit-code list: it carries the precedence for mixed results. */
-    public static final String HEADING = "%nWhen results are mixed, the most urgent exit code wins: "
+    public static final String HEADING = "%nWhen results are mixed, the most urgent code wins: "
             + String.join(" ", ExitCode.PRECEDENCE.stream().map(String::valueOf).toList()) + ".%nExit codes:%n";
 
     /** How a command's exit code reads. */

@@ -66,7 +66,7 @@ class ExitCodesTest {
         String help = Cli.run("--help").out();
         String man = Docs.generate().get("man/segtool.1");
         String readme = Files.readString(Path.of("../README.md"), StandardCharsets.UTF_8);
-        assertTrue(help.contains("When results are mixed, the most urgent exit code wins: 130 143 64 4 3 2 5 1 0.\nExit codes:\n"), help);
+        assertTrue(help.contains("When results are mixed, the most urgent code wins: 130 143 64 4 3 23 2 5 1 0.\nExit codes:\n"), help);
         assertTrue(man.contains(ExitCode.PRECEDENCE_TEXT), man);
         assertTrue(readme.contains(ExitCode.PRECEDENCE_TEXT), "README's exit-code section");
         for (Map.Entry<Integer, String> e : ExitCode.meanings().entrySet()) {

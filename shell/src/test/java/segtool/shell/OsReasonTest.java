@@ -184,7 +184,8 @@ class OsReasonTest {
             for (Object[] run : runs) {
                 Cli.Result r = unprivileged(run);
                 String all = (r.out() + r.err()).replaceAll("\\s+", " ");
-                assertEquals(3, r.exit(), run[0] + ": " + r);
+                // collect writes the manifest whole and says it is incomplete (23); the others stop with 3
+                assertEquals(run[0].equals("collect") ? ExitCodes.INCOMPLETE : 3, r.exit(), run[0] + ": " + r);
                 assertTrue(all.contains(log.getFileName() + ": ") && all.contains("Permission denied"),
                         run[0] + ": names the file and the reason: " + r);
                 assertTrue(!all.contains("Exception") && !r.err().contains("\tat "), run[0] + ": " + r);
@@ -192,6 +193,36 @@ class OsReasonTest {
             }
         } finally {
             Files.setPosixFilePermissions(log, PosixFilePermissions.fromString("rw-r--r--"));
+        }
+    }
+
+    /**
+     * collect with an unreadable .index: the engine's verdict is io_error, and collect used to write that into the
+     * manifest and exit 0, so a runbook took the collection as complete. Now: the manifest is written whole, one
+     * line names the file and "Permission denied", a summary line follows, and the exit code is 23.
+     */
+    @Test
+    void collect_anUnreadableIndex_writesTheManifest_andExits23() throws Exception {
+        Path index = p.segment(1).index();
+        Path out = Files.createDirectories(root.resolve("out-index"));
+        Files.setPosixFilePermissions(out, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path manifest = out.resolve("m.ndjson");
+        Files.setPosixFilePermissions(index, PosixFilePermissions.fromString("---------"));
+        try {
+            Cli.Result r = unprivileged("collect", p.dir, "-o", manifest);
+            assertEquals(ExitCodes.INCOMPLETE, r.exit(), r::toString);
+            List<String> err = r.err().lines().toList();
+            assertEquals(2, err.size(), r::toString);
+            assertTrue(err.get(0).startsWith("segtool: " + index + ": cannot read file")
+                    && err.get(0).endsWith(": Permission denied"), r::toString);
+            assertEquals("segtool: " + manifest + ": written, but incomplete: 1 file could not be read; 1 partition "
+                    + "is recorded as io_error (exit 23)", err.get(1), r::toString);
+            var m = segtool.analyzers.replica.ManifestJson.read(manifest);
+            assertEquals(1, m.partitions().size());
+            assertEquals("io_error", m.partitions().get(0).verdict().outcome());
+            assertEquals(p.segments.size(), m.partitions().get(0).segments().size(), "every .log is still hashed");
+        } finally {
+            Files.setPosixFilePermissions(index, PosixFilePermissions.fromString("rw-r--r--"));
         }
     }
 

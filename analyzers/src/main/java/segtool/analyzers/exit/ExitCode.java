@@ -13,7 +13,8 @@ import segtool.analyzers.repair.Repairer;
  * outcomes here (a partition's verdict, a repair's or restore's outcome, whether reading met damage) and
  * {@link #combine} folds the results of one run into one code by a single precedence, {@link #PRECEDENCE}.
  *
- * <p>Precedence, most urgent first: 130 cancelled, 143 terminated, 64 usage, 4 data in use, 3 I/O error, 2 refused, 5 latent damage
+ * <p>Precedence, most urgent first: 130 cancelled, 143 terminated, 64 usage, 4 data in use, 3 I/O error, 23
+ * collected but incomplete, 2 refused, 5 latent damage
  * (the server boots, readers will fail), 1 changes or damage, 0 clean. A run that met a refused partition and an unreadable one exits 3: the unreadable partition has no
  * verdict at all (it may be refused too), so the operator must see it first; one in use (4) outranks both, since
  * nothing was changed anywhere and running again later is the whole remedy.
@@ -34,6 +35,11 @@ public final class ExitCode {
     public static final int IO_ERROR = 3;
     /** Another process has the data open (repair, rebuild-index, restore); nothing was changed. */
     public static final int IN_USE = 4;
+    /**
+     * collect: the manifest was written whole, but files could not be read; the partitions holding them are recorded
+     * in it as {@code io_error}. rsync's 23, "partial transfer due to error", is the same answer.
+     */
+    public static final int INCOMPLETE = 23;
     /** The command line was wrong, or PATH names nothing segtool can open. */
     public static final int USAGE = 64;
     /** The command was interrupted (Ctrl-C, SIGINT); 128 + SIGINT, as shells report it. */
@@ -45,12 +51,12 @@ public final class ExitCode {
     public static final int TERMINATED = 143;
 
     /** Most urgent first: when one run has several results, the earliest of these present is the exit code. */
-    public static final List<Integer> PRECEDENCE = List.of(CANCELLED, TERMINATED, USAGE, IN_USE, IO_ERROR, REFUSED, LATENT,
-            CHANGES, CLEAN);
+    public static final List<Integer> PRECEDENCE = List.of(CANCELLED, TERMINATED, USAGE, IN_USE, IO_ERROR,
+            INCOMPLETE, REFUSED, LATENT, CHANGES, CLEAN);
 
     /** The precedence as one sentence, for --help, the man page and the README. */
     public static final String PRECEDENCE_TEXT = "When one run has mixed results (several partitions, say one "
-            + "refused and one unreadable), the most urgent code wins: 130, 143, then 64, 4, 3, 2, 5, 1, 0.";
+            + "refused and one unreadable), the most urgent code wins: 130, 143, then 64, 4, 3, 23, 2, 5, 1, 0.";
 
     private ExitCode() {
     }
@@ -71,6 +77,8 @@ public final class ExitCode {
         m.put(LATENT, "scan, explain: the server would boot, but records it does not read at boot (durable mode, "
                 + "below the last index entry of a segment) fail verification: readers will fail there (latent damage; "
                 + "--no-latent skips the check)");
+        m.put(INCOMPLETE, "collect: the manifest was written, but files could not be read (one line each on "
+                + "stderr); their partitions are recorded in it as io_error: collected, but incomplete");
         m.put(USAGE, "usage error: bad arguments (an offset, position or timestamp past the end of the data is one), "
                 + "or PATH names nothing segtool can open");
         m.put(CANCELLED, "cancelled (Ctrl-C, SIGINT): the command stopped, removed its own temporary files, and "

@@ -35,12 +35,14 @@ class ExitCodeTest {
         assertThrows(IllegalArgumentException.class, () -> ExitCode.combine(0, 6));
         assertEquals(ExitCode.LATENT, ExitCode.combine(ExitCode.CHANGES, ExitCode.LATENT));
         assertEquals(ExitCode.REFUSED, ExitCode.combine(ExitCode.LATENT, ExitCode.REFUSED));
+        assertEquals(ExitCode.INCOMPLETE, ExitCode.combine(ExitCode.REFUSED, ExitCode.INCOMPLETE));
+        assertEquals(ExitCode.IO_ERROR, ExitCode.combine(ExitCode.INCOMPLETE, ExitCode.IO_ERROR));
     }
 
     @Test
     void everyCodeIsDocumentedOnceInPrecedenceOrder() {
-        assertEquals(List.of(130, 143, 64, 4, 3, 2, 5, 1, 0), ExitCode.PRECEDENCE);
-        assertEquals(List.of(0, 1, 2, 3, 4, 5, 64, 130, 143), List.copyOf(ExitCode.meanings().keySet()));
+        assertEquals(List.of(130, 143, 64, 4, 3, 23, 2, 5, 1, 0), ExitCode.PRECEDENCE);
+        assertEquals(List.of(0, 1, 2, 3, 4, 5, 23, 64, 130, 143), List.copyOf(ExitCode.meanings().keySet()));
     }
 
     List<PartitionWriter.SegmentLayout> layouts;

@@ -844,7 +844,8 @@ public final class Models {
         s.usageMessage().description("Write a compact manifest (segtool.manifest/1, NDJSON; gzip when MANIFEST ends in .gz) of every partition under PATH: identity, durability and its source, the verdict and verified chain, per segment the start offset, .log length and XXH3-64, and per batch base_offset, position, batch_length, batch_checksum and message_count; anchors and the WAL checkpoint. Never payloads. Nothing else is changed.",
                 "%nRun it on every node, then `segtool plan` on the manifests (docs/fleet.md).");
         s.usageMessage().exitCodeList(UsageMessageSpec.keyValuesMap("0:the manifest was written (whatever the verdicts in it)",
-                "3:an I/O error prevented reading a partition; no manifest was written",
+                "3:an I/O error prevented reading a partition, or a segment's name is a FIFO, device or symlinked .log; no manifest was written",
+                "23:collected, but incomplete: the manifest was written whole, but files could not be read (one line each on stderr, with the OS reason, then a summary); their partitions are recorded in it as io_error",
                 "64:usage error: bad arguments, or PATH names nothing segtool can open",
                 "130:cancelled (Ctrl-C); no manifest was written"));
         s.usageMessage().exitCodeListHeading("%nExit codes:%n");
