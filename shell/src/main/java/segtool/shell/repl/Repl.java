@@ -36,6 +36,7 @@ public final class Repl implements AutoCloseable {
     static final String HISTORY_ENV = "SEGTOOL_HISTORY";
 
     private final Terminal terminal;
+    private final PrintWriter err;
     private final ShellSession session;
     private final CommandLine cmd;
     private final LineReader reader;
@@ -46,9 +47,17 @@ public final class Repl implements AutoCloseable {
     private volatile boolean terminated;
     private int lastExit;
 
-    /** A shell on {@code terminal}; tests pass a dumb terminal over streams and {@code null} history. */
+    /**
+     * A shell on {@code terminal} whose errors go to the terminal too; tests that read one stream pass a dumb
+     * terminal over streams and {@code null} history.
+     */
     public Repl(Terminal terminal, Path history) {
-        this(terminal, history, false);
+        this(terminal, null, history, false);
+    }
+
+    /** A shell on {@code terminal} whose errors go to {@code err} (the process's stderr, for the real shell). */
+    public Repl(Terminal terminal, java.io.Writer err, Path history) {
+        this(terminal, err, history, false);
     }
 
     /**
@@ -56,7 +65,7 @@ public final class Repl implements AutoCloseable {
      * cooked terminal delivers Ctrl-C as a signal that JLine does not always catch, and the JVM's default would
      * end the shell.
      */
-    Repl(Terminal terminal, Path history, boolean processSignals) {
+    Repl(Terminal terminal, java.io.Writer err, Path history, boolean processSignals) {
         this.terminal = terminal;
         this.processSignals = processSignals;
         PicocliCommands.PicocliCommandsFactory factory = new PicocliCommands.PicocliCommandsFactory();
@@ -64,8 +73,9 @@ public final class Repl implements AutoCloseable {
         this.session = ShellSession.on(terminal);
         this.cmd = CommandLines.create(session, factory, true);
         PrintWriter w = terminal.writer();
+        this.err = err == null ? w : afterOutput(w, err);
         cmd.setOut(w);
-        cmd.setErr(w);
+        cmd.setErr(this.err);
         DefaultParser parser = new DefaultParser();
         parser.setEofOnUnclosedQuote(false);
         LineReaderBuilder b = LineReaderBuilder.builder().terminal(terminal).appName("segtool")
@@ -82,6 +92,31 @@ public final class Repl implements AutoCloseable {
             b.variable(LineReader.HISTORY_FILE, history);
         }
         this.reader = b.build();
+    }
+
+    /**
+     * Errors (usage errors, I/O errors, refusals) written to {@code err}, results and the prompt to the terminal, so
+     * that {@code segtool shell < script > out} keeps errors out of {@code out}. What the command printed before an
+     * error is flushed first, so that on a terminal, where both meet, the lines come in the order they were made.
+     */
+    static PrintWriter afterOutput(PrintWriter out, java.io.Writer err) {
+        return new PrintWriter(new java.io.Writer() {
+            @Override
+            public void write(char[] buf, int off, int len) throws IOException {
+                out.flush();
+                err.write(buf, off, len);
+            }
+
+            @Override
+            public void flush() throws IOException {
+                err.flush();
+            }
+
+            @Override
+            public void close() throws IOException {
+                err.flush();
+            }
+        }, true);
     }
 
     public LineReader reader() {
@@ -110,7 +145,8 @@ public final class Repl implements AutoCloseable {
     public static int runOnSystemTerminal(Path open) throws IOException {
         Terminal t = TerminalBuilder.builder().name("segtool").system(true).nativeSignals(true)
                 .signalHandler(Terminal.SignalHandler.SIG_IGN).dumb(true).build();
-        try (Repl repl = new Repl(t, historyFile(), true)) {
+        java.io.Writer err = new java.io.OutputStreamWriter(System.err, t.encoding());
+        try (Repl repl = new Repl(t, err, historyFile(), true)) {
             return repl.run(open);
         }
     }
@@ -163,8 +199,8 @@ public final class Repl implements AutoCloseable {
                 try {
                     words = reader.getParser().parse(line, line.length()).words();
                 } catch (RuntimeException e) {
-                    w.println("segtool: " + e.getMessage());
-                    w.flush();
+                    err.println("segtool: " + e.getMessage());
+                    err.flush();
                     continue;
                 }
                 words = words.stream().filter(s -> !s.isEmpty()).toList();
@@ -180,7 +216,7 @@ public final class Repl implements AutoCloseable {
             try {
                 reader.getHistory().save();
             } catch (IOException e) {
-                w.println("segtool: cannot save history: " + e.getMessage());
+                err.println("segtool: cannot save history: " + e.getMessage());
             }
             w.flush();
         }

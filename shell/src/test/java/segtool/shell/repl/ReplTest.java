@@ -34,6 +34,8 @@ import segtool.shell.ExitCodes;
 
 /** The shell driven through a dumb JLine terminal over streams: open, completion, commands, Ctrl-C, history, exit. */
 class ReplTest {
+    static final String HISTORY_ENV_FOR_TESTS = Repl.HISTORY_ENV;
+
     @TempDir
     static Path root;
 
@@ -98,13 +100,69 @@ class ReplTest {
         assertEquals(ExitCodes.CLEAN, code[0]);
     }
 
+    /** As {@link #session}, with errors written to a stream of their own, as the real shell writes them to stderr. */
+    static String[] split(String... lines) throws Exception {
+        PipedOutputStream typing = new PipedOutputStream();
+        PipedInputStream in = new PipedInputStream(typing, 1 << 16);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        java.io.StringWriter err = new java.io.StringWriter();
+        try (Terminal t = dumb(in, out); Repl repl = new Repl(t, err, null)) {
+            Thread shell = new Thread(() -> repl.run(null));
+            shell.start();
+            typing.write((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+            typing.flush();
+            shell.join(20_000);
+            assertFalse(shell.isAlive(), "the shell did not end: " + out.toString(StandardCharsets.UTF_8));
+        }
+        return new String[] {out.toString(StandardCharsets.UTF_8), err.toString()};
+    }
+
+    /**
+     * Errors go to the error stream, one line each (a usage error adds where to look), never to the terminal's
+     * output, where the prompt (with the exit code) and the results stay: it printed them all on stdout.
+     */
     @Test
-    void errorsAreOneLineAndThePromptShowsTheExitCode() throws Exception {
-        String out = session(null, "index /no/such/00000000000000000000.index", "bogus", "exit");
-        assertTrue(out.contains("segtool: /no/such/00000000000000000000.index: no such file or directory"), out);
+    void errorsAreOneLineOnTheErrorStream_andThePromptShowsTheExitCode() throws Exception {
+        String[] r = split("index /no/such/00000000000000000000.index", "bogus", "open /no/such", "scan \"open",
+                "stats " + dir, "exit");
+        String out = r[0];
+        String err = r[1];
+        assertEquals("segtool: /no/such/00000000000000000000.index: no such file or directory\n"
+                + "segtool: Unmatched argument at index 0: 'bogus'\n"
+                + "Try 'segtool --help'.\n"
+                + "segtool: /no/such: no such file or directory\n"
+                + "segtool: open: no such file or directory\n", err, out);
         assertTrue(out.contains("segtool [64]> "), out);
-        assertTrue(out.contains("Unmatched argument"), out);
-        assertFalse(out.contains("\tat "), out);
+        assertTrue(out.contains("messages   300,"), "the results stay on the output: " + out);
+        assertFalse(out.contains("segtool: ") || out.contains("Unmatched") || out.contains("Try '"), out);
+        assertFalse(out.contains("\tat ") || err.contains("\tat "), out + err);
+    }
+
+    /**
+     * {@code segtool shell < script > out}: a real child process, stdin not a terminal. Errors on its stderr only,
+     * the banner, prompts and results on its stdout.
+     */
+    @Test
+    void aPipedShell_keepsErrorsOutOfStdout() throws Exception {
+        Path script = Files.writeString(root.resolve("script"), "scan /no/such\nbatches 0 --bogus\nstats " + dir
+                + "\nrestore " + root + "\n");
+        ProcessBuilder pb = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-Xshare:auto",
+                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), "segtool.shell.Main", "shell")
+                .redirectInput(script.toFile());
+        pb.environment().put(HISTORY_ENV_FOR_TESTS, root.resolve("piped-history").toString());
+        Process p = pb.start();
+        byte[] err = p.getErrorStream().readAllBytes();
+        byte[] out = p.getInputStream().readAllBytes();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the shell ended at the end of its input");
+        String o = new String(out, StandardCharsets.UTF_8);
+        String e = new String(err, StandardCharsets.UTF_8);
+        assertEquals("segtool: /no/such: no such file or directory\n"
+                + "segtool: Unknown option: '--bogus'\n"
+                + "Try 'segtool batches --help'.\n"
+                + "segtool: " + root + ": not a quarantine directory (no manifest.json)\n", e, o);
+        assertTrue(o.startsWith("segtool ") && o.contains(" shell. Tab completes"), o);
+        assertTrue(o.contains("messages   300,") && o.contains("segtool [64]> "), o);
+        assertFalse(o.contains("segtool: "), o);
     }
 
     @Test
