@@ -83,6 +83,10 @@ public final class SampleCommand implements Callable<Integer>, PlainCommand {
                         + "'; known: " + String.join(", ", known));
             }
         }
+        if (java.nio.file.Files.exists(out) && !java.nio.file.Files.isDirectory(out)) {
+            // it said "<OUT>/healthy: Not a directory", naming a path below the one given
+            throw new java.io.IOException(out + ": Not a directory");
+        }
         SampleGenerator.generate(out, names);
         if (output.json) {
             ObjectNode o = JsonNodeFactory.instance.objectNode();

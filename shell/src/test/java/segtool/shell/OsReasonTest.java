@@ -158,8 +158,10 @@ class OsReasonTest {
         try {
             Cli.Result d = Cli.run("scan", p.dir);
             assertEquals(3, d.exit(), d.toString());
-            assertTrue((d.out() + d.err()).contains("00000000000000099999.log: is a directory, not a regular file"),
+            String all = d.out() + d.err();
+            assertTrue(all.contains("00000000000000099999.log: ") && all.contains(": is a directory, not a regular file"),
                     d.toString());
+            assertEachPathOnce(all, "scan", dir);
         } finally {
             Files.delete(dir);
         }
@@ -241,6 +243,66 @@ class OsReasonTest {
             assertTrue(!all.contains("Exception") && !r.err().contains("\tat "), command + ": " + r);
         }
         assertTrue(Files.isSymbolicLink(log), "left as it was");
+    }
+
+    /** sample into a file: the OUT given, once, with the OS's reason (it named OUT/healthy, a path below it). */
+    @Test
+    void sampleIntoAFile_namesTheOutGiven() throws Exception {
+        Path file = Files.writeString(root.resolve("sample-out.txt"), "x\n");
+        Cli.Result r = Cli.run("sample", file);
+        assertEquals(ExitCodes.IO_ERROR, r.exit(), r.toString());
+        assertEquals("segtool: " + file + ": Not a directory\n", r.err(), r.toString());
+        assertEquals("x\n", Files.readString(file));
+    }
+
+    /** No line of {@code text} names one of {@code paths} twice (as {@code <path>: }). */
+    static void assertEachPathOnce(String text, String where, Path... paths) {
+        for (String line : text.split("\n")) {
+            for (Path p : paths) {
+                String named = p + ": ";
+                int first = line.indexOf(named);
+                assertTrue(first < 0 || line.indexOf(named, first + 1) < 0, where + ": " + p + " twice in: " + line);
+            }
+        }
+    }
+
+    /**
+     * A directory where a segment's .log should be, and an unreadable first .log: the partition's and the file's
+     * paths each once per line. repair and rebuild-index said "segtool: P: not repaired: P: cannot read the inputs:
+     * ..." and every judging command "P/0.log: cannot read file (read): P/0.log: is a directory, ...".
+     */
+    @Test
+    void aSegmentThatCannotBeRead_isNamedOncePerLine() throws Exception {
+        Partitions q = Partitions.healthy(root, "dirlog");
+        Path log = q.segment(0).log();
+        Files.delete(log);
+        Files.createDirectory(log);
+        Path out = Files.createDirectories(root.resolve("out-dirlog"));
+        Object[][] runs = {
+            {"scan", q.dir}, {"explain", q.dir}, {"segments", q.dir}, {"stats", q.dir}, {"repair", q.dir},
+            {"rebuild-index", q.dir}, {"messages", q.dir, "--offset", "0"}, {"find", q.dir, "--offset", "0"},
+            {"salvage", q.dir, "-o", out.resolve("s")}, {"compare", q.dir, q.dir}, {"doctor", q.dir},
+            {"collect", q.dir, "-o", out.resolve("m.ndjson")},
+        };
+        for (Object[] run : runs) {
+            Cli.Result r = Cli.run(run);
+            String all = (r.out() + r.err()).replaceAll("\\s+", " ");
+            assertEquals(ExitCodes.IO_ERROR, r.exit(), run[0] + ": " + r);
+            assertTrue(all.contains(log + ": ") && all.contains("is a directory, not a regular file"), run[0] + ": " + r);
+            assertEachPathOnce(r.out() + r.err(), String.valueOf(run[0]), q.dir, log);
+        }
+        Path first = p.segment(0).log();
+        Files.setPosixFilePermissions(first, PosixFilePermissions.fromString("---------"));
+        try {
+            for (String command : new String[] {"scan", "repair", "rebuild-index"}) {
+                Cli.Result r = unprivileged(command, p.dir);
+                assertEquals(ExitCodes.IO_ERROR, r.exit(), command + ": " + r);
+                assertTrue((r.out() + r.err()).contains(first + ": Permission denied"), command + ": " + r);
+                assertEachPathOnce(r.out() + r.err(), command, p.dir, first);
+            }
+        } finally {
+            Files.setPosixFilePermissions(first, PosixFilePermissions.fromString("rw-r--r--"));
+        }
     }
 
     /** Every command that reads a PATH, its arguments with {@code path} in PATH's place. */

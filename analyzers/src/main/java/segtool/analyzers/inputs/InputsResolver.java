@@ -73,7 +73,7 @@ public final class InputsResolver {
                     in.refusalLine(), identity);
         } catch (IOException e) {
             return new PartitionInputs(p, null, null, List.of(), PartitionInputs.Refusal.UNDECIDED,
-                    p.directory() + ": cannot read the inputs: " + reason(e), identity);
+                    "cannot read the inputs: " + reason(e), identity);
         }
     }
 

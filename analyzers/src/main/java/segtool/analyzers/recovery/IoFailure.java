@@ -44,7 +44,8 @@ public record IoFailure(Path path, String operation, String kind, String reason)
     }
 
     static Raised raise(Path path, String operation, Throwable cause) {
-        return new Raised(new IoFailure(path, operation, kindOf(operation), reasonOf(cause)), cause);
+        return new Raised(new IoFailure(path, operation, kindOf(operation),
+                segtool.formats.io.OsReason.of(path, cause)), cause);
     }
 
     static Raised raise(Path path, String operation, String reason) {

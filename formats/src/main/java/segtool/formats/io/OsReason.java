@@ -24,6 +24,9 @@ public final class OsReason {
      * errors only by the exception's type; those get the operating system's words for them (EACCES, ENOENT, ...).
      */
     public static String of(Throwable e) {
+        if (e instanceof RegularFile.NotRegular n) {
+            return "is " + n.kind() + ", not a regular file; segtool does not open it";
+        }
         if (e instanceof FileSystemException fs && fs.getReason() != null) {
             String r = fs.getReason();
             return r.endsWith(LINK_ATTRIBUTES) ? r.substring(0, r.length() - LINK_ATTRIBUTES.length()) : r;
@@ -52,9 +55,19 @@ public final class OsReason {
         return e.getMessage() != null ? e.getMessage() : e.toString();
     }
 
-    /** {@code <path>: <reason>}: the path once, whatever file name the exception carries. */
+    /**
+     * The reason of {@code e} as said of {@code path}: {@link #of(Throwable)}, after the file the exception names when
+     * that is another one (a segment's .index that is a FIFO, found while reading its .log).
+     */
+    public static String of(Path path, Throwable e) {
+        String named = e instanceof RegularFile.NotRegular n ? String.valueOf(n.path())
+                : e instanceof FileSystemException fs ? fs.getFile() : null;
+        return named != null && path != null && !named.equals(path.toString()) ? named + ": " + of(e) : of(e);
+    }
+
+    /** {@code <path>: <reason>}: the path once, and another file only when the exception names another one. */
     public static String line(Object path, Throwable e) {
-        return path + ": " + of(e);
+        return path + ": " + (path instanceof Path p ? of(p, e) : of(e));
     }
 
     /**

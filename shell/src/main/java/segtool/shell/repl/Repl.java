@@ -182,7 +182,7 @@ public final class Repl implements AutoCloseable {
                 } catch (UserInterruptException e) {
                     if (terminated) {
                         // SIGTERM at the prompt: no command was running
-                        w.println("segtool: shell interrupted: nothing changed");
+                        err.println("segtool: shell interrupted: nothing changed");
                         break;
                     }
                     continue;
