@@ -55,8 +55,8 @@ class SignalsCliTest {
 
     /** Makes the partition {@code n} segments long (32 MiB for the first 8), each segment 1024 batches. */
     static void grow(int n) {
-        if (n <= segments || n > 64) {
-            return;   // at most 256 MiB: the tries after that run on the largest
+        if (n <= segments) {
+            return;
         }
         if (n > MAX_SEGMENTS) {
             fail("the command finished before the signal reached it on every try, the last on " + segments
@@ -188,32 +188,36 @@ class SignalsCliTest {
     }
 
     /**
-     * {@code restore --apply} of the accept-loss cut's quarantine, the signal sent once it writes its first staging
-     * file: the line says the restore stopped part way, and restore run again finishes it, giving back the files as
+     * {@code restore --apply} of the accept-loss cut's quarantine, the signal sent once it writes a staging file: the line says the restore stopped part way, and restore run again finishes it, giving back the files as
      * they were before the repair.
      */
     @Test
     void restoreApply_sigint_and_sigterm_stopPartWay_andRunningAgainFinishes() throws Exception {
+        // the partition of many small segments: the restore writes one staging file per segment it puts back, so
+        // the window in which one exists is long however loaded the machine is
+        growSmall(160);
         for (String signal : new String[] {"INT", "TERM"}) {
             Path dir = Partitions.partitionDir(root, "restore-" + signal, 1);
             Path archive = root.resolve("archive-restore-" + signal);
             List<String> before = new ArrayList<>();
             Path[] quarantine = new Path[1];
-            Run r = interrupt(signal, p -> p.getFileName().toString().endsWith(".segtool-restore.staging"), dir,
-                    () -> {
+            // looked for by name (a stat), not by listing the directory: the restore's in-use check would see the
+            // listing's open directory and refuse
+            Run r = interrupt(signal, (java.util.function.BooleanSupplier) () -> before.stream().anyMatch(f -> Files
+                    .exists(dir.resolve(f.substring(0, f.indexOf(' ')) + ".segtool-restore.staging"))), () -> {
                         deleteTree(archive);
                         for (Path q : leftoversUnchecked(dir.getParent(), "1.segtool-quarantine.")) {
                             deleteTree(q);
                         }
                         before.clear();
-                        before.addAll(listing(damaged("restore-" + signal)));
+                        before.addAll(listing(damaged(small, "restore-" + signal)));
                         Cli.Result cut = Cli.run("repair", dir, "--accept-loss", "--apply", "--salvage-to", archive,
                                 "--durability=replicated", "-q");
                         assertEquals(0, cut.exit(), cut.toString());
                         List<Path> qs = leftoversUnchecked(dir.getParent(), "1.segtool-quarantine.");
                         assertEquals(1, qs.size(), qs.toString());
                         quarantine[0] = qs.get(0);
-                    }, "restore", new LazyPath(quarantine), "--apply", "-q");
+                    }, () -> growSmall(smallSegments * 2), "restore", new LazyPath(quarantine), "--apply", "-q");
             assertEquals(signal.equals("INT") ? 130 : 143, r.exit, r.toString());
             Path q = quarantine[0].toRealPath();
             assertEquals("segtool: restore interrupted: " + q + ": the restore stopped part way; the quarantine still "
@@ -407,8 +411,12 @@ class SignalsCliTest {
     static int smallSegments;
 
     static void growSmall(int n) {
-        if (n <= smallSegments || n > 3200) {
+        if (n <= smallSegments) {
             return;
+        }
+        if (n > 1280) {
+            fail("the command finished before the signal reached it on every try, the last on " + smallSegments
+                    + " segments of 32 KiB; the partition is not grown further");
         }
         small = Partitions.partitionDir(root, "small", 1);
         deleteTree(small);
@@ -515,9 +523,21 @@ class SignalsCliTest {
     /** As above, {@code larger} making the input larger after a try the signal came too late for. */
     static Run interrupt(String signal, Predicate<Path> writing, Path dir, Runnable before, Runnable larger,
             Object... args) throws Exception {
+        return interrupt(signal, (java.util.function.BooleanSupplier) () -> {
+            try (Stream<Path> s = Files.list(dir)) {
+                return s.anyMatch(writing);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }, before, larger, args);
+    }
+
+    /** As above, {@code started} saying the command has started writing. */
+    static Run interrupt(String signal, java.util.function.BooleanSupplier started, Runnable before,
+            Runnable larger, Object... args) throws Exception {
         for (int attempt = 0; attempt < 4; attempt++) {
             before.run();
-            Run r = once(signal, writing, dir, args);
+            Run r = once(signal, started, args);
             if (r != null) {
                 return r;
             }
@@ -528,7 +548,8 @@ class SignalsCliTest {
     }
 
     /** One try; null when the command finished before it could be interrupted. */
-    private static Run once(String signal, Predicate<Path> writing, Path dir, Object... args) throws Exception {
+    private static Run once(String signal, java.util.function.BooleanSupplier started, Object... args)
+            throws Exception {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Xmx256m", "-cp",
                 System.getProperty("java.class.path"), Main.class.getName()));
@@ -543,9 +564,7 @@ class SignalsCliTest {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             boolean seen = false;
             while (!seen && p.isAlive() && System.nanoTime() < deadline) {
-                try (Stream<Path> s = Files.list(dir)) {
-                    seen = s.anyMatch(writing);
-                }
+                seen = started.getAsBoolean();
                 if (!seen) {
                     Thread.sleep(2);
                 }
