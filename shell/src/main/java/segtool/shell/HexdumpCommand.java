@@ -77,8 +77,9 @@ public final class HexdumpCommand implements Callable<Integer>, PlainCommand {
         try (SegmentReader log = SegmentReader.open(ref.log(), ref.index(), ref.start(),
                 ref.partition().partitionId(), read.maxBatchBytes())) {
             if (U64.ge(position, log.length())) {
-                throw new CommandLine.ParameterException(spec.commandLine(), ref.log() + ": position "
-                        + U64.str(position) + " is at or past the end of the log (" + log.length() + " bytes)");
+                // the one rule for a position the data does not reach, as batches --from says it: one line, 64
+                return ExitCodes.notInData(spec.commandLine().getErr(), ref.log() + ": position "
+                        + U64.str(position) + " is at or past the end of the log (" + U64.str(log.length()) + " bytes)");
             }
             long end = U64.min(U64.addSat(position, length), log.length());
             TreeMap<Long, String> notes = new TreeMap<>();

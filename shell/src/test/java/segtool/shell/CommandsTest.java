@@ -295,11 +295,17 @@ class CommandsTest {
         assertTrue(r.out().contains("the chain breaks at " + at), r.toString());
     }
 
+    /** One line, as batches --from past the end says it (it added "Try 'segtool hexdump --help'."). */
     @Test
-    void hexdump_pastTheEnd_isAUsageError() {
-        Cli.Result r = Cli.run("hexdump", healthy.segment(0).log(), "99999999");
+    void hexdump_pastTheEnd_isAUsageError() throws IOException {
+        Path log = healthy.segment(0).log();
+        Cli.Result r = Cli.run("hexdump", log, "99999999");
         assertEquals(ExitCodes.USAGE, r.exit());
-        assertTrue(r.err().contains("is at or past the end of the log"), r.toString());
+        assertEquals("segtool: " + log + ": position 99999999 is at or past the end of the log (" + Files.size(log)
+                + " bytes)\n", r.err(), r.toString());
+        assertEquals("", r.out(), r.toString());
+        Cli.Result b = Cli.run("batches", log, "--from", "99999999");
+        assertEquals(r.err(), b.err(), "the same line as batches");
     }
 
     // ---- the frame walk, through every command that shows it ----------------------------------------------
