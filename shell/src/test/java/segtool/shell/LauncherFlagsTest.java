@@ -1,6 +1,7 @@
 package segtool.shell;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -80,6 +81,69 @@ class LauncherFlagsTest {
         JsonNode report = new ObjectMapper().readTree(out);
         assertEquals("segtool.scan/4", report.path("schema").asText(), out);
         assertEquals(1, report.path("partitions").size(), out);
+    }
+
+    /** The newest installed JDK of version 24 or later (whose JVM warns about native access), or null. */
+    private static Path newerJdk() throws Exception {
+        Path jvms = Path.of("/usr/lib/jvm");
+        if (!Files.isDirectory(jvms)) {
+            return null;
+        }
+        Path best = null;
+        int bestVersion = 0;
+        try (java.util.stream.Stream<Path> s = Files.list(jvms)) {
+            for (Path home : s.toList()) {
+                Path release = home.resolve("release");
+                Path binary = home.resolve("bin/java");
+                if (!Files.isRegularFile(release) || !Files.isExecutable(binary)) {
+                    continue;
+                }
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^JAVA_VERSION=\"(\\d+)")
+                        .matcher(Files.readString(release));
+                if (m.find() && Integer.parseInt(m.group(1)) >= 24 && Integer.parseInt(m.group(1)) > bestVersion) {
+                    bestVersion = Integer.parseInt(m.group(1));
+                    best = binary;
+                }
+            }
+        }
+        return best;
+    }
+
+    /**
+     * On a JDK that warns about native access (24 on), the shell's JLine loads its native library: the launcher's
+     * flags for that JDK enable native access, so nothing but segtool's own lines reaches stderr.
+     */
+    @Test
+    void onANewerJdkTheShellPrintsNoJvmWarnings() throws Exception {
+        Path jdk = newerJdk();
+        org.junit.jupiter.api.Assumptions.assumeTrue(jdk != null, "no JDK 24 or later in /usr/lib/jvm");
+        Path checkout = Files.createDirectories(root.resolve("checkout"));
+        Files.copy(REPO.resolve("segtool"), checkout.resolve("segtool"));
+        Path jar = Files.createDirectories(checkout.resolve("shell/target")).resolve("segtool.jar");
+        Files.write(jar, new byte[0]);
+        Path home = Files.createDirectories(root.resolve("home"));
+        List<String> which = new ArrayList<>(List.of("env", "SEGTOOL_WHICH_JAVA=1", "SEGTOOL_JAVA=" + jdk, "bash",
+                checkout.resolve("segtool").toString(), "shell"));
+        String[] choice = run(which, home, root.resolve("which.out")).split("\n");
+        assertEquals(jdk.toRealPath().toString(), choice[0].trim(), String.join("\n", choice));
+        // the segtool jar loads JLine's native library through System.load, which warns unless this is given
+        assertTrue(Arrays.asList(choice[2].trim().split(" ")).contains("--enable-native-access=ALL-UNNAMED"),
+                choice[2]);
+        List<String> cmd = new ArrayList<>();
+        cmd.add(choice[0].trim());
+        cmd.addAll(Arrays.asList(choice[2].trim().split(" ")));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "shell"));
+        Path script = Files.writeString(root.resolve("script"), "segments " + REPO.resolve("samples/gallery/healthy")
+                + "\n");
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(script.toFile())
+                .redirectOutput(root.resolve("shell.out").toFile()).redirectError(root.resolve("shell.err").toFile());
+        pb.environment().put("HOME", home.toString());
+        Process p = pb.start();
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "the shell did not end at the end of its input");
+        String err = Files.readString(root.resolve("shell.err"), StandardCharsets.UTF_8);
+        String out = Files.readString(root.resolve("shell.out"), StandardCharsets.UTF_8);
+        assertTrue(out.contains("(partition 1): 1 segment(s)"), "the shell did not list the segments:\n" + out + err);
+        assertFalse(err.contains("WARNING"), err);
     }
 
     private static List<String> withEnv(List<String> cmd) {
