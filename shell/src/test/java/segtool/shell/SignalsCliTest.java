@@ -502,6 +502,33 @@ class SignalsCliTest {
         }
     }
 
+    /**
+     * In-process, the command's thread interrupted before it starts (as the signal handler does): repair, its dry
+     * run and rebuild-index stop at their first read, one line, 130, nothing changed. Before, the interrupted read
+     * of the inputs was "not repaired: cannot read the inputs: java.nio.channels.ClosedByInterruptException", exit 3.
+     */
+    @Test
+    void repairAndRebuildIndex_interruptedBeforeTheyRead_nothingChanged() throws Exception {
+        Partitions torn = Partitions.tornTail(root.resolve("early"));
+        List<String> before = listing(torn.dir);
+        for (Object[] args : new Object[][] {{"repair", torn.dir, "--durability=replicated"},
+            {"repair", torn.dir, "--apply", "--durability=replicated"},
+            {"rebuild-index", torn.dir, "--apply", "--durability=replicated"}}) {
+            Cli.Result[] result = new Cli.Result[1];
+            Thread t = new Thread(() -> {
+                Thread.currentThread().interrupt();
+                result[0] = Cli.run(args);
+            });
+            t.start();
+            t.join();
+            assertEquals(ExitCodes.CANCELLED, result[0].exit(), result[0].toString());
+            // stopped while reading the partition's inputs (metadata, WAL), before any partition's run began
+            assertEquals("segtool: " + args[0] + " interrupted: nothing changed\n", result[0].err(),
+                    result[0].toString());
+            assertEquals(before, listing(torn.dir));
+        }
+    }
+
     /** The outcome of one interrupted child. */
     record Run(int exit, String out, String err) {
         @Override

@@ -72,6 +72,10 @@ public final class InputsResolver {
             return new PartitionInputs(in.partition(), in.durability(), in.wal(), in.notes(), in.refusal(),
                     in.refusalLine(), identity);
         } catch (IOException e) {
+            if (segtool.analyzers.recovery.RecoveryEngine.Cancelled.isInterrupt(e)) {
+                // Ctrl-C or SIGTERM, not unreadable inputs: the command stops (nothing is read or changed after)
+                throw new segtool.analyzers.recovery.RecoveryEngine.Cancelled(null, e);
+            }
             return new PartitionInputs(p, null, null, List.of(), PartitionInputs.Refusal.UNDECIDED,
                     "cannot read the inputs: " + reason(e), identity);
         }
