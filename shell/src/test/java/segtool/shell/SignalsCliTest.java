@@ -565,13 +565,28 @@ class SignalsCliTest {
         for (int attempt = 0; attempt < 4; attempt++) {
             before.run();
             Run r = once(signal, started, args);
-            if (r != null) {
+            if (r != null && !ownListingSeen(r)) {
                 return r;
             }
-            larger.run();
+            if (r == null) {
+                larger.run();
+            }
         }
         fail("segtool " + args[0] + " always finished before the signal reached it");
         return null;
+    }
+
+    /**
+     * True when a repair or restore refused as in use (exit 4) because of this test's own look at the directory
+     * (the listing that waits for the quarantine holds the directory open for a moment, and the in-use check, run
+     * again before each step, can see it): that try says nothing about signals, and is made again as it was.
+     */
+    static boolean ownListingSeen(Run r) {
+        boolean ours = r.exit == 4 && r.out.contains("pid " + ProcessHandle.current().pid() + " ");
+        if (ours) {
+            System.out.println("signals: the in-use check saw this test's listing; trying again");
+        }
+        return ours;
     }
 
     /** One try; null when the command finished before it could be interrupted. */

@@ -309,6 +309,10 @@ public final class Collector {
     }
 
     private static IoFailure failure(Path f, String operation, IOException e) {
+        if (segtool.analyzers.recovery.RecoveryEngine.Cancelled.isInterrupt(e)) {
+            // Ctrl-C or SIGTERM closed the read: the run stops, it is not an unreadable file
+            throw new segtool.analyzers.recovery.RecoveryEngine.Cancelled(null, e);
+        }
         return new IoFailure(f, operation, operation.equals(IoFailure.STAT) ? "cannot read file metadata"
                 : "cannot read file", reason(e));
     }
