@@ -51,6 +51,18 @@ class FleetPlaybookTest {
         return script;
     }
 
+    /** An inventory of local hosts, each with its data directory under {@link #root} and {@code bin} as segtool. */
+    private Path inventory(Path bin, String... hosts) throws Exception {
+        StringBuilder inv = new StringBuilder("[brokers]\n");
+        for (String h : hosts) {
+            inv.append(h).append(" ansible_connection=local ansible_python_interpreter=/usr/bin/python3 "
+                    + "segtool_data_dir=").append(root.resolve(h)).append(" segtool_bin=").append(bin).append('\n');
+        }
+        Path inventory = root.resolve("inventory.ini");
+        Files.writeString(inventory, inv.toString());
+        return inventory;
+    }
+
     private int playbook(Path inventory, Path log, String... extra) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(ansible(), "-i", inventory.toString(),
                 REPO.resolve("fleet/ansible/segtool-fleet.yml").toString(), "-e", "fleet_dir=" + root.resolve("out"),
@@ -88,13 +100,7 @@ class FleetPlaybookTest {
         Damage.flipByte(damaged, layout.get(1).batch(2).position() + 280);
         assertEquals(2, Cli.run("scan", root.resolve("h1"), "-q").exit());
         Path bin = launcher();
-        StringBuilder inv = new StringBuilder("[brokers]\n");
-        for (String h : new String[]{"h1", "h2", "h3"}) {
-            inv.append(h).append(" ansible_connection=local ansible_python_interpreter=/usr/bin/python3 "
-                    + "segtool_data_dir=").append(root.resolve(h)).append(" segtool_bin=").append(bin).append('\n');
-        }
-        Path inventory = root.resolve("inventory.ini");
-        Files.writeString(inventory, inv.toString());
+        Path inventory = inventory(bin, "h1", "h2", "h3");
 
         Path log = root.resolve("dry.log");
         int rc = playbook(inventory, log);
@@ -133,13 +139,7 @@ class FleetPlaybookTest {
         Files.delete(index);
         Files.createSymbolicLink(index, index.getFileName());
         Path bin = launcher();
-        StringBuilder inv = new StringBuilder("[brokers]\n");
-        for (String h : new String[]{"h1", "h2"}) {
-            inv.append(h).append(" ansible_connection=local ansible_python_interpreter=/usr/bin/python3 "
-                    + "segtool_data_dir=").append(root.resolve(h)).append(" segtool_bin=").append(bin).append('\n');
-        }
-        Path inventory = root.resolve("inventory.ini");
-        Files.writeString(inventory, inv.toString());
+        Path inventory = inventory(bin, "h1", "h2");
         Path log = root.resolve("dry.log");
         int rc = playbook(inventory, log);
         String out = Files.readString(log, StandardCharsets.UTF_8);

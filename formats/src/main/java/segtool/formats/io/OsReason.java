@@ -5,6 +5,8 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The one place an I/O error becomes words: {@code <path>: <the operating system's reason>}, the path once. Java's
@@ -19,6 +21,20 @@ public final class OsReason {
     private OsReason() {
     }
 
+    /** The OS's words for the exceptions java.nio raises without a reason, as strerror(3) gives them. */
+    private static final Map<Class<? extends FileSystemException>, String> KINDS = kinds();
+
+    private static Map<Class<? extends FileSystemException>, String> kinds() {
+        Map<Class<? extends FileSystemException>, String> m = new LinkedHashMap<>();
+        m.put(java.nio.file.AccessDeniedException.class, "Permission denied");
+        m.put(java.nio.file.NoSuchFileException.class, "No such file or directory");
+        m.put(java.nio.file.NotDirectoryException.class, "Not a directory");
+        m.put(java.nio.file.FileSystemLoopException.class, "Too many levels of symbolic links");
+        m.put(java.nio.file.FileAlreadyExistsException.class, "File exists");
+        m.put(java.nio.file.DirectoryNotEmptyException.class, "Directory not empty");
+        return m;
+    }
+
     /**
      * The operating system's reason of {@code e}, without the path Java repeats in the message. Java names some
      * errors only by the exception's type; those get the operating system's words for them (EACCES, ENOENT, ...).
@@ -31,23 +47,10 @@ public final class OsReason {
             String r = fs.getReason();
             return r.endsWith(LINK_ATTRIBUTES) ? r.substring(0, r.length() - LINK_ATTRIBUTES.length()) : r;
         }
-        if (e instanceof java.nio.file.AccessDeniedException) {
-            return "Permission denied";
-        }
-        if (e instanceof java.nio.file.NoSuchFileException) {
-            return "No such file or directory";
-        }
-        if (e instanceof java.nio.file.NotDirectoryException) {
-            return "Not a directory";
-        }
-        if (e instanceof java.nio.file.FileSystemLoopException) {
-            return "Too many levels of symbolic links";
-        }
-        if (e instanceof java.nio.file.FileAlreadyExistsException) {
-            return "File exists";
-        }
-        if (e instanceof java.nio.file.DirectoryNotEmptyException) {
-            return "Directory not empty";
+        for (Map.Entry<Class<? extends FileSystemException>, String> k : KINDS.entrySet()) {
+            if (k.getKey().isInstance(e)) {
+                return k.getValue();
+            }
         }
         if (e instanceof FileSystemException) {
             return e.getClass().getSimpleName().replace("Exception", "");
