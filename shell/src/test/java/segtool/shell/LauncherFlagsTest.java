@@ -45,12 +45,17 @@ class LauncherFlagsTest {
         return Files.readString(out, StandardCharsets.UTF_8);
     }
 
-    @Test
-    void aLargeRunsFlagsPrintNothingBeforeTheJson() throws Exception {
+    /** The launcher in a scratch copy of the checkout's layout, with an empty jar that it takes as built. */
+    private Path launcher() throws Exception {
         Path checkout = Files.createDirectories(root.resolve("checkout"));
         Files.copy(REPO.resolve("segtool"), checkout.resolve("segtool"));
-        Path jar = Files.createDirectories(checkout.resolve("shell/target")).resolve("segtool.jar");
-        Files.write(jar, new byte[0]);
+        Files.write(Files.createDirectories(checkout.resolve("shell/target")).resolve("segtool.jar"), new byte[0]);
+        return checkout.resolve("segtool");
+    }
+
+    @Test
+    void aLargeRunsFlagsPrintNothingBeforeTheJson() throws Exception {
+        Path launcher = launcher();
         // 64 MiB of .log (sparse, zeros): large to the launcher, quick to judge (no header at 0)
         Path partition = Files.createDirectories(root.resolve("data/streams/1/topics/1/partitions/1"));
         try (RandomAccessFile f = new RandomAccessFile(partition.resolve("00000000000000000000.log").toFile(), "rw")) {
@@ -58,7 +63,7 @@ class LauncherFlagsTest {
         }
         Path home = Files.createDirectories(root.resolve("home"));
 
-        List<String> which = List.of("bash", checkout.resolve("segtool").toString(), "scan", "--json",
+        List<String> which = List.of("bash", launcher.toString(), "scan", "--json",
                 partition.toString());
         String[] choice = run(withEnv(which), home, root.resolve("which.out")).split("\n");
         assertEquals(3, choice.length, String.join("\n", choice));
@@ -117,13 +122,10 @@ class LauncherFlagsTest {
     void onANewerJdkTheShellPrintsNoJvmWarnings() throws Exception {
         Path jdk = newerJdk();
         org.junit.jupiter.api.Assumptions.assumeTrue(jdk != null, "no JDK 24 or later in /usr/lib/jvm");
-        Path checkout = Files.createDirectories(root.resolve("checkout"));
-        Files.copy(REPO.resolve("segtool"), checkout.resolve("segtool"));
-        Path jar = Files.createDirectories(checkout.resolve("shell/target")).resolve("segtool.jar");
-        Files.write(jar, new byte[0]);
+        Path launcher = launcher();
         Path home = Files.createDirectories(root.resolve("home"));
         List<String> which = new ArrayList<>(List.of("env", "SEGTOOL_WHICH_JAVA=1", "SEGTOOL_JAVA=" + jdk, "bash",
-                checkout.resolve("segtool").toString(), "shell"));
+                launcher.toString(), "shell"));
         String[] choice = run(which, home, root.resolve("which.out")).split("\n");
         assertEquals(jdk.toRealPath().toString(), choice[0].trim(), String.join("\n", choice));
         // the segtool jar loads JLine's native library through System.load, which warns unless this is given
