@@ -48,7 +48,7 @@ public final class Bytes {
         }
         String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
         int u = 0;
-        while (u < units.length - 1 && Long.compareUnsigned(bytes >>> (10 * (u + 1)), 1024) >= 0) {
+        while (u < units.length - 1 && bytes >>> (10 * (u + 1)) >= 1024) {   // a shift of 10 or more is never negative
             u++;
         }
         int shift = 10 * (u + 1);
