@@ -119,6 +119,20 @@ target() {
     printf '  target %-52s %8s %s %-6s %s\n' "$label" "$value" "$op" "$limit" "$ok"
 }
 
+# disk_kib: KiB read from block devices since boot (/proc/vmstat pgpgin); the difference over a table's runs is what
+# they read from disk instead of the page cache (the inputs are meant to be cached: then it stays near 0)
+disk_kib() { awk '$1 == "pgpgin" {print $2}' /proc/vmstat 2>/dev/null || echo 0; }
+
+# from_disk BEFORE: a warning line when more than 64 MiB were read from disk since disk_kib gave BEFORE (the page cache
+# did not hold the inputs through the runs, so the figures include the disk; seen here with 8 GiB of inputs on a
+# machine with 24 GiB: the kernel had dropped part of them)
+from_disk() {
+    local d=$(($(disk_kib) - $1))
+    ((d > 65536)) && echo "  WARNING: $((d / 1024)) MiB were read from disk during these runs, not from the page cache:"\
+        "the figures include the disk (fewer or smaller inputs per run, or re-run)"
+    return 0
+}
+
 need_xxhsum() {
     if ! command -v xxhsum >/dev/null; then
         if [[ $(id -u) == 0 ]]; then
