@@ -12,9 +12,19 @@ public final class Main {
         if (args.length == 0 && System.console() != null) {
             code = Repl.runOnSystemTerminal(null);
         } else {
-            Interrupts.install(Thread.currentThread());
-            code = CommandLines.oneShot(args).execute(args);
+            code = oneShot(args).execute(args);
         }
         System.exit(code);
+    }
+
+    /**
+     * One command of the one-shot CLI, ready to execute on this thread: its model built, SIGINT and SIGTERM set to
+     * interrupt it. {@link Train} goes through here too, so the start-up cache holds every class this path loads
+     * (the signal handlers' among them): a class it lacks is read from the jar, and the first one opens and indexes
+     * the whole jar.
+     */
+    static picocli.CommandLine oneShot(String[] args) {
+        Interrupts.install(Thread.currentThread());
+        return CommandLines.oneShot(args);
     }
 }

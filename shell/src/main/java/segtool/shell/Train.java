@@ -23,7 +23,6 @@ public final class Train {
     }
 
     public static void main(String[] args) {
-        Main.class.getName();  // the launcher's main class, so that it is archived too and no run reads the jar for it
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream(), true);
         System.setOut(quiet);
         System.setErr(quiet);
@@ -38,7 +37,7 @@ public final class Train {
         }
         for (String[] line : lines(gallery, scratch)) {
             try {
-                CommandLine cmd = CommandLines.oneShot(line);
+                CommandLine cmd = Main.oneShot(line);
                 cmd.setOut(new PrintWriter(quiet, true));
                 cmd.setErr(new PrintWriter(quiet, true));
                 cmd.execute(line);

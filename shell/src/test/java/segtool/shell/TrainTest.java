@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -86,5 +87,55 @@ class TrainTest {
         assertEquals(before, listing(GALLERY));
         assertTrue(Files.isRegularFile(scratch.resolve("plan.json")), "the plan over both manifests was written");
         assertTrue(Files.isRegularFile(scratch.resolve("torn-tail.tar.lz4")));
+    }
+
+    /**
+     * The classes a JVM running {@code main} with {@code args} loads, by name, from {@code -Xlog:class+load}; classes
+     * the JVM generates as it runs (lambda proxies, lambda forms, hidden classes) are left out: their names are made
+     * per run and no Java 17 archive holds them.
+     */
+    static Set<String> loaded(Path dir, String main, String... args) throws IOException, InterruptedException {
+        Path log = Files.createTempFile(dir, "classes", ".log");
+        List<String> cmd = new java.util.ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xshare:auto",
+                "-XX:TieredStopAtLevel=1", "-Xlog:class+load=info:file=" + log, "-Djava.io.tmpdir=" + dir,
+                "-cp", System.getProperty("java.class.path"), main));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("did not finish: " + cmd);
+        }
+        Set<String> names = new TreeSet<>();
+        for (String line : Files.readAllLines(log)) {
+            // [0.012s][info][class,load] java.lang.Object source: shared objects file
+            int at = line.indexOf("] ");
+            int end = line.indexOf(" source: ");
+            if (at < 0 || end < at) {
+                continue;
+            }
+            String name = line.substring(at + 2, end);
+            if (!name.contains("$$Lambda") && !name.contains("LambdaForm$") && !name.contains("/0x")) {
+                names.add(name);
+            }
+        }
+        assertFalse(names.isEmpty(), "no class-load log from " + cmd);
+        return names;
+    }
+
+    @Test
+    void theTrainingLoadsEveryClassAOneShotCommandLoads(@TempDir Path dir) throws Exception {
+        // A class the training does not load is not in the start-up cache: every run reads it from the jar, and the
+        // first such class opens and indexes the whole jar (the signal handlers' classes once were: 15-20 ms a run).
+        Set<String> trained = loaded(dir, Train.class.getName(), GALLERY.toString(), scratch.toString());
+        String healthy = GALLERY.resolve("healthy").toString();
+        for (String[] line : List.of(new String[] {"--version"}, new String[] {"scan", "--quiet", healthy},
+                new String[] {"explain", healthy}, new String[] {"segments", healthy})) {
+            Set<String> missing = loaded(dir, Main.class.getName(), line);
+            missing.removeAll(trained);
+            assertEquals(Set.of(), missing, "loaded by `segtool " + text(line) + "` but not by the training");
+        }
     }
 }
