@@ -18,9 +18,19 @@ final class Proc {
     }
 
     static Cli.Result run(Map<String, String> env, Object... args) throws IOException, InterruptedException {
+        return java(env, List.of("-XX:+UseSerialGC"), Main.class.getName(), args);
+    }
+
+    /**
+     * Runs {@code main} (a class on the test classpath) with {@code args} in a JVM of its own, started with
+     * {@code -XX:TieredStopAtLevel=1 -Xshare:auto} and then {@code jvmFlags}, stdin from /dev/null.
+     */
+    static Cli.Result java(Map<String, String> env, List<String> jvmFlags, String main, Object... args)
+            throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp",
-                System.getProperty("java.class.path"), Main.class.getName()));
+                "-XX:TieredStopAtLevel=1", "-Xshare:auto"));
+        cmd.addAll(jvmFlags);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), main));
         for (Object a : args) {
             cmd.add(String.valueOf(a));
         }

@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -96,18 +95,8 @@ class TrainTest {
      */
     static Set<String> loaded(Path dir, String main, String... args) throws IOException, InterruptedException {
         Path log = Files.createTempFile(dir, "classes", ".log");
-        List<String> cmd = new java.util.ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xshare:auto",
-                "-XX:TieredStopAtLevel=1", "-Xlog:class+load=info:file=" + log, "-Djava.io.tmpdir=" + dir,
-                "-cp", System.getProperty("java.class.path"), main));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.DISCARD)
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("did not finish: " + cmd);
-        }
+        Proc.java(Map.of(), List.of("-Xlog:class+load=info:file=" + log, "-Djava.io.tmpdir=" + dir), main,
+                (Object[]) args);
         Set<String> names = new TreeSet<>();
         for (String line : Files.readAllLines(log)) {
             // [0.012s][info][class,load] java.lang.Object source: shared objects file
@@ -121,7 +110,7 @@ class TrainTest {
                 names.add(name);
             }
         }
-        assertFalse(names.isEmpty(), "no class-load log from " + cmd);
+        assertFalse(names.isEmpty(), "no class-load log from " + main + " " + String.join(" ", args));
         return names;
     }
 
