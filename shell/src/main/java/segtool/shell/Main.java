@@ -12,7 +12,16 @@ public final class Main {
         if (args.length == 0 && System.console() != null) {
             code = Repl.runOnSystemTerminal(null);
         } else {
-            code = oneShot(args).execute(args);
+            try {
+                code = oneShot(args).execute(args);
+            } catch (InternalError fault) {
+                // a fault under a mapped window raised after the judgement that met it (the engine throws away
+                // and redoes any judgement during which one was raised): one line, no stack trace
+                System.err.println("segtool: " + CommandLines.message(fault) + " (a read of a mapped file failed:"
+                        + " a file shrank while it was read, or its device failed; SEGTOOL_JAVA_OPTS="
+                        + "-Dsegtool.map=false reads without mappings)");
+                code = ExitCodes.IO_ERROR;
+            }
         }
         System.exit(code);
     }

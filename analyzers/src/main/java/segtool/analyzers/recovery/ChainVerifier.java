@@ -26,7 +26,7 @@ public final class ChainVerifier implements Closeable {
     public static ChainVerifier open(SegmentChannel log, long maxBatchBytes) throws IOException {
         int window = RecoveryOptions.defaultWindow();
         int threads = log.size() <= window ? 1 : RecoveryOptions.defaultThreads();
-        return new ChainVerifier(WalkVerifier.create(log, threads, window, maxBatchBytes));
+        return new ChainVerifier(WalkVerifier.create(log, threads, window, maxBatchBytes, false));
     }
 
     /** The record at {@code position}, {@code length} bytes long, asked for in walk order: null or its defect. */

@@ -37,6 +37,8 @@ import segtool.formats.log.RecordVerifier;
  * {@code MAXB} or runs past the end (where the walk stops too), or where a read ahead fails; a record the walk asks
  * for that the ring does not hold, or whose verification met an I/O error, is verified again on the walk's own
  * thread, as a sequential walk would, and only then does its error count. Memory: 2 x threads windows (at least 4).
+ * The windows may be mappings ({@link RecoveryOptions#mapped()}): a slot's mapping is moved only by the worker that
+ * loads it next, after the walk has consumed it, so the walk never reads an unmapped buffer.
  */
 final class ParallelWalkVerifier extends WalkVerifier {
     private static final int HEADER_WINDOW = 64 * 1024;
@@ -45,6 +47,12 @@ final class ParallelWalkVerifier extends WalkVerifier {
             new SynchronousQueue<>(), r -> {
                 Thread t = new Thread(r, "segtool-verify");
                 t.setDaemon(true);
+                // a mapped-window fault delivered as the worker ends is counted, not printed
+                t.setUncaughtExceptionHandler((thread, e) -> {
+                    if (e instanceof InternalError) {
+                        SegmentChannel.noteMappedFault();
+                    }
+                });
                 return t;
             });
 
@@ -107,17 +115,25 @@ final class ParallelWalkVerifier extends WalkVerifier {
         public void run() {
             thread = Thread.currentThread();
             try {
+                long s = claim.getAndIncrement();
                 while (true) {
-                    long s = claim.getAndIncrement();
-                    Slot slot = ring[(int) (s % ring.length)];
-                    if (!awaitReady(slot, s)) {
-                        return;
-                    }
-                    verifySlot(slot, verifier);
-                    slot.done = s;
-                    Thread w = waiting;
-                    if (w != null) {
-                        LockSupport.unpark(w);
+                    try {
+                        Slot slot = ring[(int) (s % ring.length)];
+                        if (!awaitReady(slot, s)) {
+                            return;
+                        }
+                        verifySlot(slot, verifier);
+                        slot.done = s;
+                        Thread w = waiting;
+                        if (w != null) {
+                            LockSupport.unpark(w);
+                        }
+                        s = claim.getAndIncrement();
+                    } catch (InternalError late) {
+                        // A fault under a mapped window, delivered after the read that met it: an answer given
+                        // since may be wrong, so it is counted (the engine then judges again through read windows)
+                        // and the slot claimed is still answered, so that the walk never waits for it in vain.
+                        SegmentChannel.noteMappedFault();
                     }
                 }
             } finally {
@@ -168,11 +184,16 @@ final class ParallelWalkVerifier extends WalkVerifier {
             slot.error = e;
         } catch (RuntimeException e) {
             slot.error = new IOException(e);
+        } catch (InternalError e) {
+            // a fault reading the mapped window: no header is taken from it, and the walk reads again on its own
+            slot.error = slot.channel.fault(e);
+            slot.loaded = false;
         }
         slot.answered = k;
     }
 
-    ParallelWalkVerifier(SegmentChannel log, int threads, int window, long maxBatchBytes) throws IOException {
+    ParallelWalkVerifier(SegmentChannel log, int threads, int window, long maxBatchBytes, boolean mapping)
+            throws IOException {
         this.log = log;
         this.size = log.size();
         this.maxBatchBytes = maxBatchBytes;
@@ -186,7 +207,7 @@ final class ParallelWalkVerifier extends WalkVerifier {
             headerChannel = SegmentChannel.open(log.path(), HEADER_WINDOW, size);
             chainChannel = SegmentChannel.open(log.path(), BatchHeader.LENGTH, size);
             for (int i = 0; i < ring.length; i++) {
-                SegmentChannel c = SegmentChannel.open(log.path(), window, size);
+                SegmentChannel c = SegmentChannel.open(log.path(), window, size, mapping);
                 ring[i] = new Slot(c, c.capacity() / BatchHeader.LENGTH + 1);
             }
         } catch (IOException e) {
@@ -205,6 +226,11 @@ final class ParallelWalkVerifier extends WalkVerifier {
     @Override
     SegmentChannel walkHeaders() {
         return walkHeaders;
+    }
+
+    @Override
+    HeaderFault headerFault() {
+        return e -> ring[(int) (consumed % ring.length)].channel.fault(e);
     }
 
     @Override

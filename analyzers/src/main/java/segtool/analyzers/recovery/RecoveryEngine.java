@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import segtool.formats.io.SegmentChannel;
 import segtool.formats.io.U64;
 import segtool.formats.naming.PartitionPath;
 import segtool.formats.naming.SegmentFiles;
@@ -65,7 +66,36 @@ public final class RecoveryEngine {
         return judge(partition, durable, true);
     }
 
+    /**
+     * Judges through mapped windows first (where {@link RecoveryOptions#mappingAllowed()}), and again through read
+     * windows when a fault under a mapping was met meanwhile (the file shrank under it, or the device failed): such
+     * a fault surfaces late and inexactly, after reads that went on with wrong bytes, so that first answer is thrown
+     * away whatever it was, and the second meets the failure as a read(2) error that names the file and position.
+     * A fault in another partition judged at the same time throws this answer away too; it is judged again, no more.
+     */
     private PartitionReport judge(PartitionPath partition, boolean durable, boolean keptEntries) {
+        if (options.mapped() || !RecoveryOptions.mappingAllowed()) {
+            return judgeOnce(partition, durable, keptEntries);
+        }
+        long faults = SegmentChannel.mappedFaults();
+        try {
+            PartitionReport r = new RecoveryEngine(options.withMapping(true)).judgeOnce(partition, durable,
+                    keptEntries);
+            if (SegmentChannel.mappedFaults() == faults) {
+                return r;
+            }
+        } catch (InternalError late) {
+            SegmentChannel.noteMappedFault();
+        }
+        return judgeOnce(partition, durable, keptEntries);
+    }
+
+    /** One judgement through read windows, never mapped ones, for tests to compare with. */
+    PartitionReport judgeOnceForTest(PartitionPath partition, boolean durable) {
+        return judgeOnce(partition, durable, false);
+    }
+
+    private PartitionReport judgeOnce(PartitionPath partition, boolean durable, boolean keptEntries) {
         Load load = new Load();
         load.keptEntries = keptEntries;
         PartitionReport.Outcome outcome = PartitionReport.Outcome.ACCEPTED;

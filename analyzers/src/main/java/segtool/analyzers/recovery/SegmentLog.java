@@ -68,7 +68,7 @@ public final class SegmentLog implements AutoCloseable {
                         + length + " bytes)");
             }
             WalkVerifier verifier = WalkVerifier.create(log, options.threads(), options.window(),
-                    options.maxBatchBytes());
+                    options.maxBatchBytes(), options.mapped());
             return new SegmentLog(path, start, partitionId, length, options.maxBatchBytes(), log, headers, verifier);
         } catch (IOException e) {
             closeQuietly(log, headers);
@@ -136,13 +136,24 @@ public final class SegmentLog implements AutoCloseable {
                     new Stop(Stop.Kind.HEADER_TRUNCATED, pos, null, U64.str(U64.subSat(length, pos))));
         }
         int i = inWalk ? verifier.walkHeader(pos) : -1;
-        ByteBuffer b;
         if (i >= 0) {
-            b = verifier.walkHeaderBuffer();
-        } else {
-            i = ch.at(pos, BatchHeader.LENGTH);
-            b = ch.buffer();
+            try {
+                return headerIn(verifier.walkHeaderBuffer(), i, pos);
+            } catch (InternalError e) {
+                // a fault reading a mapped window: the file shrank under it, or the device failed
+                WalkVerifier.HeaderFault named = verifier.headerFault();
+                if (named == null) {
+                    throw e;
+                }
+                throw named.of(e);
+            }
         }
+        i = ch.at(pos, BatchHeader.LENGTH);
+        return headerIn(ch.buffer(), i, pos);
+    }
+
+    /** HeaderAt of the 256 bytes at {@code i} of {@code b}, log position {@code pos} (room already checked). */
+    private HeaderAt headerIn(ByteBuffer b, int i, long pos) {
         Defect d = BatchHeader.check(b, i, pos);
         if (d != null) {
             return new HeaderAt(pos, null, new Stop(Stop.Kind.HEADER_INVALID, pos, d, null));

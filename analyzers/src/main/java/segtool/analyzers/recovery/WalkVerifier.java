@@ -3,6 +3,7 @@ package segtool.analyzers.recovery;
 import java.io.Closeable;
 import java.io.IOException;
 import segtool.formats.io.SegmentChannel;
+import segtool.formats.log.BatchHeader;
 import segtool.formats.log.Defect;
 import segtool.formats.log.RecordVerifier;
 
@@ -12,12 +13,21 @@ import segtool.formats.log.RecordVerifier;
  */
 abstract class WalkVerifier implements Closeable {
 
-    static WalkVerifier create(SegmentChannel log, int threads, int window, long maxBatchBytes) throws IOException {
+    /**
+     * The verifier for walks over {@code log}: on {@code threads} cores through a ring of windows, or on the walk's
+     * own thread; through mapped windows when {@code mapping} (see {@link RecoveryOptions#mapped()}).
+     */
+    static WalkVerifier create(SegmentChannel log, int threads, int window, long maxBatchBytes, boolean mapping)
+            throws IOException {
         if (threads <= 1) {
-            return new Sequential(log);
+            return mapping && window >= MAPPED_WINDOW_MIN ? Mapped.open(log, window) : new Sequential(log);
         }
-        return new ParallelWalkVerifier(log, threads, window, maxBatchBytes);
+        return new ParallelWalkVerifier(log, threads, window, maxBatchBytes,
+                mapping && window >= MAPPED_WINDOW_MIN);
     }
+
+    /** Windows below this are read into, not mapped: a mapping per few pages would cost more than the copy. */
+    static final int MAPPED_WINDOW_MIN = 256 << 10;
 
     /** The channel a walk reads its headers through: the verifier's own window, or a small one of its own. */
     abstract SegmentChannel walkHeaders();
@@ -44,6 +54,89 @@ abstract class WalkVerifier implements Closeable {
 
     /** Verify one record out of walk order (probe survivors, anchor search). */
     abstract Defect verifyAside(long position, long length) throws IOException;
+
+    /**
+     * Verifies on the calling thread through a mapped window of its own that follows the walk: the walk's headers
+     * are read from that window where it holds them (the header after a record usually sits in the window the
+     * record was verified in), otherwise through a 256-byte read; records out of walk order are verified through
+     * {@code log}, whose window is read into. The mapped window's buffer is touched only inside this class and
+     * SegmentLog's header read, each time right after the call that placed it, so no unmapped buffer is read.
+     */
+    static final class Mapped extends WalkVerifier {
+        private final SegmentChannel log;
+        private final SegmentChannel window;
+        private final SegmentChannel headers;
+        private final RecordVerifier verifier = new RecordVerifier();
+        private final RecordVerifier aside = new RecordVerifier();
+
+        private Mapped(SegmentChannel log, SegmentChannel window, SegmentChannel headers) {
+            this.log = log;
+            this.window = window;
+            this.headers = headers;
+        }
+
+        static Mapped open(SegmentChannel log, int capacity) throws IOException {
+            SegmentChannel window = SegmentChannel.open(log.path(), capacity, log.size(), true);
+            try {
+                return new Mapped(log, window, SegmentChannel.open(log.path(), BatchHeader.LENGTH, log.size()));
+            } catch (IOException | RuntimeException e) {
+                window.close();
+                throw e;
+            }
+        }
+
+        @Override
+        SegmentChannel walkHeaders() {
+            return headers;
+        }
+
+        @Override
+        int walkHeader(long position) {
+            return window.held(position, BatchHeader.LENGTH);
+        }
+
+        @Override
+        java.nio.ByteBuffer walkHeaderBuffer() {
+            return window.buffer();
+        }
+
+        @Override
+        WalkVerifier.HeaderFault headerFault() {
+            return window::fault;
+        }
+
+        @Override
+        void startWalk(long position) {
+        }
+
+        @Override
+        Defect verify(long position, long length) throws IOException {
+            return verifier.verify(window, position, length);
+        }
+
+        @Override
+        Defect verifyAside(long position, long length) throws IOException {
+            return aside.verify(log, position, length);
+        }
+
+        @Override
+        public void close() throws IOException {
+            try (SegmentChannel w = window; SegmentChannel h = headers; RecordVerifier a = aside) {
+                verifier.close();
+            }
+        }
+    }
+
+    /** Names a fault met while reading a header out of {@link #walkHeaderBuffer()} (a mapped window). */
+    @FunctionalInterface
+    interface HeaderFault {
+        IOException of(InternalError error);
+    }
+
+    /** How a fault reading {@link #walkHeaderBuffer()} is named; null when that buffer is never a mapping. */
+    HeaderFault headerFault() {
+        return null;
+    }
 
     /** Verifies on the calling thread through the walk's own channel. */
     static final class Sequential extends WalkVerifier {

@@ -104,9 +104,10 @@ class ParallelWalkVerifierTest {
         }
     }
 
-    @ParameterizedTest(name = "threads={0} window={1}")
-    @CsvSource({"1,4096", "2,4096", "3,4096", "2,1024", "4,65536", "2,300"})
-    void answersEqualASequentialCheck_inWalkOrder(int threads, int window) throws Exception {
+    @ParameterizedTest(name = "threads={0} window={1} mapped={2}")
+    @CsvSource({"1,4096,false", "2,4096,false", "3,4096,false", "2,1024,false", "4,65536,false", "2,300,false",
+        "1,4096,true", "2,4096,true", "3,8192,true", "4,65536,true"})
+    void answersEqualASequentialCheck_inWalkOrder(int threads, int window, boolean mapped) throws Exception {
         for (long seed = 1; seed <= 4; seed++) {
             List<byte[]> recs = records(seed, 120);
             // damage: a payload byte of record 7, the batch checksum of record 40, a frame's reserved bytes of 90
@@ -120,7 +121,7 @@ class ParallelWalkVerifierTest {
             assertNotNull(want.get(90));
             assertNull(want.get(0));
             try (SegmentChannel ch = SegmentChannel.open(log.path(), window, log.bytes().length);
-                 ParallelWalkVerifier par = new ParallelWalkVerifier(ch, threads, window, MAXB)) {
+                 ParallelWalkVerifier par = new ParallelWalkVerifier(ch, threads, window, MAXB, mapped)) {
                 assertEquals(want, walk(par, log, 0), "seed " + seed);
                 // a second walk from the middle, then from the start again (W, then R): the ring starts over
                 assertEquals(want.subList(55, want.size()), walk(par, log, 55));
@@ -135,7 +136,7 @@ class ParallelWalkVerifierTest {
         Log log = write(recs, "stop.log");
         List<Defect> want = sequential(log, 0);
         try (SegmentChannel ch = SegmentChannel.open(log.path(), 4096, log.bytes().length);
-             ParallelWalkVerifier par = new ParallelWalkVerifier(ch, 2, 4096, MAXB)) {
+             ParallelWalkVerifier par = new ParallelWalkVerifier(ch, 2, 4096, MAXB, false)) {
             par.startWalk(0);
             for (int k = 0; k < 10; k++) {
                 assertEquals(want.get(k), par.verify(log.starts()[k], log.lengths()[k]));
@@ -161,7 +162,7 @@ class ParallelWalkVerifierTest {
         recs.get(25)[BatchHeader.LENGTH - 8] = 5;   // a reserved header byte: the header no longer decodes
         Log log = write(recs, "broken.log");
         try (SegmentChannel ch = SegmentChannel.open(log.path(), 4096, log.bytes().length);
-             ParallelWalkVerifier par = new ParallelWalkVerifier(ch, 2, 4096, MAXB)) {
+             ParallelWalkVerifier par = new ParallelWalkVerifier(ch, 2, 4096, MAXB, false)) {
             par.startWalk(0);
             for (int k = 0; k < 25; k++) {
                 assertTrue(par.walkHeader(log.starts()[k]) >= 0, "record " + k + " is in the ring");
@@ -170,6 +171,76 @@ class ParallelWalkVerifierTest {
             assertEquals(-1, par.walkHeader(log.starts()[25]), "the ring stops before the broken header");
             // a verification asked for there anyway is a sequential one
             assertNotNull(par.verify(log.starts()[25], log.lengths()[25]));
+        }
+    }
+
+    /** The sequential verifier through a mapped window that follows the walk answers as the one that reads. */
+    @ParameterizedTest(name = "window={0}")
+    @CsvSource({"4096", "8192", "65536", "300"})
+    void aMappedSequentialWindow_answersAsAReadOne(int window) throws Exception {
+        for (long seed = 1; seed <= 3; seed++) {
+            List<byte[]> recs = records(seed, 120);
+            recs.get(7)[BatchHeader.LENGTH + 60] ^= 1;
+            recs.get(40)[BatchHeader.CHECKSUM_OFFSET] ^= 0x10;
+            Log log = write(recs, "m" + seed + ".log");
+            List<Defect> want = sequential(log, 0);
+            assertNotNull(want.get(7));
+            assertNotNull(want.get(40));
+            try (SegmentChannel ch = SegmentChannel.open(log.path(), window, log.bytes().length);
+                 WalkVerifier mapped = WalkVerifier.Mapped.open(ch, window)) {
+                assertEquals(want, walk(mapped, log, 0), "seed " + seed);
+                assertEquals(want.subList(55, want.size()), walk(mapped, log, 55));
+                // records out of walk order, through the read window
+                assertEquals(want.get(40), mapped.verifyAside(log.starts()[40], log.lengths()[40]));
+                assertEquals(want.get(3), mapped.verifyAside(log.starts()[3], log.lengths()[3]));
+                assertEquals(want, walk(mapped, log, 0));
+            }
+        }
+    }
+
+    /**
+     * A file cut short under a mapped window (a concurrent truncate): the read of the window faults (SIGBUS). Met
+     * by interpreted code, the JVM raises it at once as an InternalError, which the window's verification turns into
+     * an I/O error naming the file and the window; met by compiled code, it is raised later in the thread (here at
+     * the next native call), and counted, by the engine, which then judges again (MappedJudgeTest).
+     */
+    @Test
+    void aFileCutUnderAMappedWindow_isAnIoErrorNamingIt_orALateFault() throws Exception {
+        List<byte[]> recs = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            recs.add(RecordEncoder.encode(1, i, TA + i, TA, List.of(Message.of(i + 1, new byte[700]))));
+        }
+        Log log = write(recs, "cut.log");
+        try (SegmentChannel ch = SegmentChannel.open(log.path(), 16384, log.bytes().length);
+             WalkVerifier mapped = WalkVerifier.Mapped.open(ch, 16384)) {
+            mapped.startWalk(0);
+            assertEquals(-1, mapped.walkHeader(0), "nothing is mapped before the first verification");
+            assertNull(mapped.verify(0, log.lengths()[0]));
+            assertTrue(mapped.walkHeader(log.starts()[1]) > 0, "the next header is in the mapped window");
+            assertNotNull(mapped.headerFault());
+            try (java.nio.channels.FileChannel f = java.nio.channels.FileChannel.open(log.path(),
+                    java.nio.file.StandardOpenOption.WRITE)) {
+                f.truncate(0);
+            }
+            long before = SegmentChannel.mappedFaults();
+            IOException now = null;
+            boolean late = false;
+            try {
+                mapped.verify(log.starts()[1], log.lengths()[1]);
+            } catch (IOException e) {
+                now = e;
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InternalError e) {
+                late = true;
+            }
+            assertTrue(now != null ^ late, "the fault is raised once, at the read or later: " + now);
+            if (now != null) {
+                assertTrue(now.getMessage().startsWith(log.path() + " @ 0: read failed: an I/O error on the mapped"
+                        + " range [0, 16384)"), now.getMessage());
+                assertEquals(before + 1, SegmentChannel.mappedFaults());
+            }
         }
     }
 }

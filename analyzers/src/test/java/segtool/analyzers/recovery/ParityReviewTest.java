@@ -238,8 +238,9 @@ class ParityReviewTest {
      * a bad sector) failed the record the walk had asked for, which a sequential check reads without error. Records
      * verified ahead are hints: an error ahead is raised only if the walk asks for that record.
      */
-    @Test
-    void parallelVerifier_errorAheadIsNotTheAnswerForThisRecord() throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest(name = "mapped windows: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void parallelVerifier_errorAheadIsNotTheAnswerForThisRecord(boolean mapped) throws Exception {
         List<byte[]> records = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
             records.add(RecordEncoder.encode(1, i, TA + i, TA, List.of(Message.of(i + 1, new byte[700]))));
@@ -250,7 +251,7 @@ class ParityReviewTest {
         try (SegmentChannel seqLog = SegmentChannel.open(p, 4096, log.length);
              SegmentChannel parLog = SegmentChannel.open(p, 4096, log.length);
              WalkVerifier seq = new WalkVerifier.Sequential(seqLog);
-             WalkVerifier par = new ParallelWalkVerifier(parLog, 2, 4096, MAXB)) {
+             WalkVerifier par = new ParallelWalkVerifier(parLog, 2, 4096, MAXB, mapped)) {
             try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE)) {
                 ch.truncate(100_000);
             }

@@ -59,6 +59,7 @@ public final class MappedRange {
         try {
             return reader.read(mapped);
         } catch (InternalError e) {
+            SegmentChannel.noteMappedFault();
             throw new Fault(path, pos, len, e);
         } finally {
             Unmapper.unmap(mapped);

@@ -12,9 +12,10 @@ import java.nio.file.StandardOpenOption;
  * Positional, read-only access to one file through a single reused window of fixed capacity.
  *
  * <p>The length is taken once, at open, like the server's stat at boot: bytes appended later are not seen. Memory
- * does not grow with the file: every read lands in the same direct buffer, and a length read from disk is never used
- * to size an allocation. A range larger than the window is served by {@link #map}, which costs address space and
- * page cache but no heap.
+ * does not grow with the file: every read lands in the same direct buffer (or, for a channel opened to map, the
+ * window is one mapping of the file that moves), and a length read from disk is never used to size an allocation.
+ * A range larger than the window is served by a mapping of its own ({@link #withRange}), which costs address space
+ * and page cache but no heap.
  */
 public final class SegmentChannel implements Closeable {
     public static final int DEFAULT_WINDOW = 4 << 20;
@@ -24,13 +25,16 @@ public final class SegmentChannel implements Closeable {
     private final SeekableByteChannel channel;
     private final long size;
     private final int capacity;
+    /** Whether the window is a read-only mapping of the file, moved by each refill, instead of a buffer read into. */
+    private final boolean mapped;
     private ByteBuffer window;
     private long windowStart;
     private int windowLength;
 
-    private SegmentChannel(Path path, SeekableByteChannel channel, long size, int capacity) {
+    private SegmentChannel(Path path, SeekableByteChannel channel, long size, int capacity, boolean mapped) {
         this.path = path;
         this.channel = channel;
+        this.mapped = mapped && channel instanceof FileChannel;
         this.size = size;
         // A window larger than the file would hold nothing more: small files get small windows (but room for one
         // batch header, so header reads need no special case). The buffer itself is taken on first read.
@@ -58,7 +62,7 @@ public final class SegmentChannel implements Closeable {
         RegularFile.require(path);
         FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
         try {
-            return new SegmentChannel(path, channel, Math.min(limit, channel.size()), windowCapacity);
+            return new SegmentChannel(path, channel, Math.min(limit, channel.size()), windowCapacity, false);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
@@ -72,7 +76,7 @@ public final class SegmentChannel implements Closeable {
      * {@code bytes} must not change while the channel is used.
      */
     public static SegmentChannel of(Path path, byte[] bytes, int windowCapacity) {
-        return new SegmentChannel(path, new ByteArrayChannel(bytes), bytes.length, windowCapacity);
+        return new SegmentChannel(path, new ByteArrayChannel(bytes), bytes.length, windowCapacity, false);
     }
 
     /**
@@ -80,7 +84,78 @@ public final class SegmentChannel implements Closeable {
      * empty, and so may a reader. {@code path} only names it in messages; nothing is opened.
      */
     public static SegmentChannel empty(Path path) {
-        return new SegmentChannel(path, null, 0, 256);
+        return new SegmentChannel(path, null, 0, 256, false);
+    }
+
+    /**
+     * Like {@link #open(Path, int, long)}, but the window is a read-only mapping of the file that each refill moves
+     * (the previous mapping is unmapped first) instead of a buffer the bytes are copied into: a one-pass reader then
+     * reads the page cache in place, without the copy {@code read(2)} makes. {@code mapping} says whether to; false
+     * gives an ordinary channel. A buffer taken from {@link #buffer()} must not be touched after the next
+     * {@link #at} or {@link #close}, which unmap it, and a read of it can meet a fault (the file shrank under the
+     * mapping, or the device failed) as an {@link InternalError}, which {@link #fault} names; {@link #withRange}
+     * does that itself.
+     */
+    public static SegmentChannel open(Path path, int windowCapacity, long limit, boolean mapping) throws IOException {
+        if (!mapping) {
+            return open(path, windowCapacity, limit);
+        }
+        if (limit < 0) {
+            throw new IllegalArgumentException(path + ": negative limit " + limit);
+        }
+        RegularFile.require(path);
+        FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
+        try {
+            return new SegmentChannel(path, channel, Math.min(limit, channel.size()), windowCapacity, true);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    private static final java.util.concurrent.atomic.AtomicLong FAULTS = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * How many faults under a mapping this JVM has met so far ({@link #fault}, {@link #noteMappedFault}). A fault in
+     * compiled code is delivered as an {@link InternalError} only at a later point of the thread that met it, after
+     * reads that went on with wrong bytes, so one that was met means what was read since may be wrong: a reader
+     * that compares this count before and after can throw its result away and read again without mappings.
+     */
+    public static long mappedFaults() {
+        return FAULTS.get();
+    }
+
+    /** Counts a fault under a mapping caught away from the read that met it (an {@link InternalError}). */
+    public static void noteMappedFault() {
+        FAULTS.incrementAndGet();
+    }
+
+    /** Whether the window is a mapping (see {@link #open(Path, int, long, boolean)}). */
+    public boolean mapped() {
+        return mapped;
+    }
+
+    /**
+     * The I/O error for {@code error}, met while reading the mapped window: names the file and the window's range.
+     * Rethrows {@code error} when this channel maps nothing (the error is not a mapped read's).
+     */
+    public IOException fault(InternalError error) {
+        if (!mapped) {
+            throw error;
+        }
+        FAULTS.incrementAndGet();
+        return new MappedRange.Fault(path, windowStart, windowLength, error);
+    }
+
+    /**
+     * Where {@code [pos, pos + len)} sits in the window as it is now, or -1 when the window does not hold all of it;
+     * reads nothing.
+     */
+    public int held(long pos, int len) {
+        if (window != null && pos >= windowStart && len >= 0 && pos + len <= windowStart + windowLength) {
+            return (int) (pos - windowStart);
+        }
+        return -1;
     }
 
     public Path path() {
@@ -117,6 +192,20 @@ public final class SegmentChannel implements Closeable {
     }
 
     private void fill(long pos, int want) throws IOException {
+        if (mapped) {
+            ByteBuffer old = window;
+            window = null;
+            windowLength = 0;
+            Unmapper.unmap(old);
+            try {
+                window = ((FileChannel) channel).map(FileChannel.MapMode.READ_ONLY, pos, want);
+            } catch (IOException e) {
+                throw mapFailed(pos, want, e);
+            }
+            windowStart = pos;
+            windowLength = want;
+            return;
+        }
         if (window == null) {
             window = DirectBuffers.take(capacity);
         }
@@ -143,6 +232,25 @@ public final class SegmentChannel implements Closeable {
         window.clear();
     }
 
+    /**
+     * The I/O error for a window that could not be mapped, as a read would have met it: a file now shorter than
+     * the window reads as one that shrank (a read-only mapping cannot reach past the end, and says so in other
+     * words), anything else is the OS's reason.
+     */
+    private IOException mapFailed(long pos, int want, IOException e) {
+        long now;
+        try {
+            now = ((FileChannel) channel).size();
+        } catch (IOException | RuntimeException unknown) {
+            now = -1;
+        }
+        if (now >= 0 && now < pos + want) {
+            return new IOException(path + " @ " + Math.max(pos, now) + ": file shrank while being read (expected "
+                    + size + " bytes)", e);
+        }
+        return new IOException(path + " @ " + pos + ": map failed: " + e.getMessage(), e);
+    }
+
     /** The file position just past the bytes the window holds now (valid after {@link #at}). */
     public long windowEnd() {
         return windowStart + windowLength;
@@ -164,7 +272,14 @@ public final class SegmentChannel implements Closeable {
     public <T> T withRange(long pos, long len, RangeReader<T> reader) throws IOException {
         if (len <= capacity) {
             int at = at(pos, (int) len);
-            return reader.read(window, at);
+            if (!mapped) {
+                return reader.read(window, at);
+            }
+            try {
+                return reader.read(window, at);
+            } catch (InternalError e) {
+                throw fault(e);
+            }
         }
         if (pos < 0 || len < 0 || pos > size || len > size - pos || len > Integer.MAX_VALUE || channel == null) {
             throw new IllegalArgumentException(path + ": cannot map " + pos + "+" + len);
@@ -188,7 +303,11 @@ public final class SegmentChannel implements Closeable {
         ByteBuffer w = window;
         window = null;
         windowLength = 0;
-        DirectBuffers.give(w);
+        if (mapped) {
+            Unmapper.unmap(w);
+        } else {
+            DirectBuffers.give(w);
+        }
         if (channel != null) {
             channel.close();
         }
