@@ -94,6 +94,7 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
         PartitionInputs[] resolved = new PartitionInputs[partitions.size()];
         RecoveryOptions options = verdict.engineOptions().withCheckpoint(null).withThreads(threads);
         DataDirJudge judge = new DataDirJudge(options, threads);
+        Judged result;
         picocli.CommandLine.Model.OptionSpec forced = spec.findOption(Progress.OPTION);
         try (Progress progress = Progress.start(output, "judging", forced != null
                 && Boolean.TRUE.equals(forced.getValue()), segtool.shell.render.Terminals.width(
@@ -121,10 +122,21 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
                 checked.add(j.latent());
             }
             String shown = path != null ? path : String.valueOf(ShellSession.of(spec).openPath());
-            return new Judged(targets, shown, reports, inputs, checked);
+            result = new Judged(targets, shown, reports, inputs, checked);
         } catch (InterruptedException e) {
             throw new Cancelled();
         }
+        // An I/O error reading a partition (not a refusal of its inputs) is the report's (stdout, exit 3) and also
+        // one line on stderr, once the progress bar is gone, so that it reaches the terminal when the report goes to
+        // a file or a pipe (--json > out.json).
+        java.io.PrintWriter err = spec.commandLine().getErr();
+        for (PartitionReport r : result.reports) {
+            if (r.outcome() == PartitionReport.Outcome.IO_ERROR && r.ioFailure() != null) {
+                err.println("segtool: " + r.ioError());
+            }
+        }
+        err.flush();
+        return result;
     }
 
     /** Several PATHs as one: their partitions in order (each once), named from the PATHs' common parent. */
