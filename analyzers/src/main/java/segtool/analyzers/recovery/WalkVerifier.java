@@ -20,7 +20,7 @@ abstract class WalkVerifier implements Closeable {
     static WalkVerifier create(SegmentChannel log, int threads, int window, long maxBatchBytes, boolean mapping)
             throws IOException {
         if (threads <= 1) {
-            return mapping && window >= MAPPED_WINDOW_MIN ? Mapped.open(log, window) : new Sequential(log);
+            return mapping && window >= MAPPED_WINDOW_MIN ? Sequential.mapped(log, window) : new Sequential(log);
         }
         return new ParallelWalkVerifier(log, threads, window, maxBatchBytes,
                 mapping && window >= MAPPED_WINDOW_MIN);
@@ -55,30 +55,50 @@ abstract class WalkVerifier implements Closeable {
     /** Verify one record out of walk order (probe survivors, anchor search). */
     abstract Defect verifyAside(long position, long length) throws IOException;
 
+    /** Names a fault met while reading a header out of {@link #walkHeaderBuffer()} (a mapped window). */
+    @FunctionalInterface
+    interface HeaderFault {
+        IOException of(InternalError error);
+    }
+
+    /** How a fault reading {@link #walkHeaderBuffer()} is named; null when that buffer is never a mapping. */
+    HeaderFault headerFault() {
+        return null;
+    }
+
     /**
-     * Verifies on the calling thread through a mapped window of its own that follows the walk: the walk's headers
-     * are read from that window where it holds them (the header after a record usually sits in the window the
-     * record was verified in), otherwise through a 256-byte read; records out of walk order are verified through
-     * {@code log}, whose window is read into. The mapped window's buffer is touched only inside this class and
-     * SegmentLog's header read, each time right after the call that placed it, so no unmapped buffer is read.
+     * Verifies on the calling thread. Read windows: through the walk's own channel, which the walk reads its headers
+     * through too. Mapped ({@link #mapped}): through a mapped window of its own that follows the walk; the walk's
+     * headers are read from that window where it holds them (the header after a record usually sits in the window
+     * the record was verified in), otherwise through a 256-byte read, and records out of walk order through the read
+     * window of {@code log}. The mapped window's buffer is touched only here and in SegmentLog's header read, each
+     * time right after the call that placed it, so no unmapped buffer is read.
      */
-    static final class Mapped extends WalkVerifier {
+    static final class Sequential extends WalkVerifier {
         private final SegmentChannel log;
-        private final SegmentChannel window;
+        /** Records in walk order: {@code log}, or the mapped window. */
+        private final SegmentChannel walk;
+        /** The walk's header reads where {@link #walkHeader} says -1: {@code log}, or a 256-byte read channel. */
         private final SegmentChannel headers;
         private final RecordVerifier verifier = new RecordVerifier();
-        private final RecordVerifier aside = new RecordVerifier();
+        private final RecordVerifier aside;
 
-        private Mapped(SegmentChannel log, SegmentChannel window, SegmentChannel headers) {
-            this.log = log;
-            this.window = window;
-            this.headers = headers;
+        Sequential(SegmentChannel log) {
+            this(log, log, log);
         }
 
-        static Mapped open(SegmentChannel log, int capacity) throws IOException {
+        private Sequential(SegmentChannel log, SegmentChannel walk, SegmentChannel headers) {
+            this.log = log;
+            this.walk = walk;
+            this.headers = headers;
+            this.aside = walk == log ? verifier : new RecordVerifier();
+        }
+
+        /** The verifier through a mapped window of {@code capacity} bytes over {@code log}'s file. */
+        static Sequential mapped(SegmentChannel log, int capacity) throws IOException {
             SegmentChannel window = SegmentChannel.open(log.path(), capacity, log.size(), true);
             try {
-                return new Mapped(log, window, SegmentChannel.open(log.path(), BatchHeader.LENGTH, log.size()));
+                return new Sequential(log, window, SegmentChannel.open(log.path(), BatchHeader.LENGTH, log.size()));
             } catch (IOException | RuntimeException e) {
                 window.close();
                 throw e;
@@ -92,17 +112,17 @@ abstract class WalkVerifier implements Closeable {
 
         @Override
         int walkHeader(long position) {
-            return window.held(position, BatchHeader.LENGTH);
+            return walk == log ? -1 : walk.held(position, BatchHeader.LENGTH);
         }
 
         @Override
         java.nio.ByteBuffer walkHeaderBuffer() {
-            return window.buffer();
+            return walk == log ? null : walk.buffer();
         }
 
         @Override
-        WalkVerifier.HeaderFault headerFault() {
-            return window::fault;
+        HeaderFault headerFault() {
+            return walk == log ? null : walk::fault;
         }
 
         @Override
@@ -111,7 +131,7 @@ abstract class WalkVerifier implements Closeable {
 
         @Override
         Defect verify(long position, long length) throws IOException {
-            return verifier.verify(window, position, length);
+            return verifier.verify(walk, position, length);
         }
 
         @Override
@@ -121,54 +141,13 @@ abstract class WalkVerifier implements Closeable {
 
         @Override
         public void close() throws IOException {
-            try (SegmentChannel w = window; SegmentChannel h = headers; RecordVerifier a = aside) {
+            if (walk == log) {
+                verifier.close();
+                return;
+            }
+            try (SegmentChannel w = walk; SegmentChannel h = headers; RecordVerifier a = aside) {
                 verifier.close();
             }
-        }
-    }
-
-    /** Names a fault met while reading a header out of {@link #walkHeaderBuffer()} (a mapped window). */
-    @FunctionalInterface
-    interface HeaderFault {
-        IOException of(InternalError error);
-    }
-
-    /** How a fault reading {@link #walkHeaderBuffer()} is named; null when that buffer is never a mapping. */
-    HeaderFault headerFault() {
-        return null;
-    }
-
-    /** Verifies on the calling thread through the walk's own channel. */
-    static final class Sequential extends WalkVerifier {
-        private final SegmentChannel log;
-        private final RecordVerifier verifier = new RecordVerifier();
-
-        Sequential(SegmentChannel log) {
-            this.log = log;
-        }
-
-        @Override
-        SegmentChannel walkHeaders() {
-            return log;
-        }
-
-        @Override
-        void startWalk(long position) {
-        }
-
-        @Override
-        Defect verify(long position, long length) throws IOException {
-            return verifier.verify(log, position, length);
-        }
-
-        @Override
-        Defect verifyAside(long position, long length) throws IOException {
-            return verifier.verify(log, position, length);
-        }
-
-        @Override
-        public void close() throws IOException {
-            verifier.close();
         }
     }
 }

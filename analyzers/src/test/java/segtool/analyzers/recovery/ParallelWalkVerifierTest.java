@@ -187,7 +187,7 @@ class ParallelWalkVerifierTest {
             assertNotNull(want.get(7));
             assertNotNull(want.get(40));
             try (SegmentChannel ch = SegmentChannel.open(log.path(), window, log.bytes().length);
-                 WalkVerifier mapped = WalkVerifier.Mapped.open(ch, window)) {
+                 WalkVerifier mapped = WalkVerifier.Sequential.mapped(ch, window)) {
                 assertEquals(want, walk(mapped, log, 0), "seed " + seed);
                 assertEquals(want.subList(55, want.size()), walk(mapped, log, 55));
                 // records out of walk order, through the read window
@@ -212,7 +212,7 @@ class ParallelWalkVerifierTest {
         }
         Log log = write(recs, "cut.log");
         try (SegmentChannel ch = SegmentChannel.open(log.path(), 16384, log.bytes().length);
-             WalkVerifier mapped = WalkVerifier.Mapped.open(ch, 16384)) {
+             WalkVerifier mapped = WalkVerifier.Sequential.mapped(ch, 16384)) {
             mapped.startWalk(0);
             assertEquals(-1, mapped.walkHeader(0), "nothing is mapped before the first verification");
             assertNull(mapped.verify(0, log.lengths()[0]));

@@ -56,17 +56,7 @@ public final class SegmentChannel implements Closeable {
      * regular file (a FIFO, device or socket) is refused before anything is opened ({@link RegularFile.NotRegular}).
      */
     public static SegmentChannel open(Path path, int windowCapacity, long limit) throws IOException {
-        if (limit < 0) {
-            throw new IllegalArgumentException(path + ": negative limit " + limit);
-        }
-        RegularFile.require(path);
-        FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
-        try {
-            return new SegmentChannel(path, channel, Math.min(limit, channel.size()), windowCapacity, false);
-        } catch (IOException | RuntimeException e) {
-            channel.close();
-            throw e;
-        }
+        return open(path, windowCapacity, limit, false);
     }
 
     /**
@@ -97,16 +87,13 @@ public final class SegmentChannel implements Closeable {
      * does that itself.
      */
     public static SegmentChannel open(Path path, int windowCapacity, long limit, boolean mapping) throws IOException {
-        if (!mapping) {
-            return open(path, windowCapacity, limit);
-        }
         if (limit < 0) {
             throw new IllegalArgumentException(path + ": negative limit " + limit);
         }
         RegularFile.require(path);
         FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
         try {
-            return new SegmentChannel(path, channel, Math.min(limit, channel.size()), windowCapacity, true);
+            return new SegmentChannel(path, channel, Math.min(limit, channel.size()), windowCapacity, mapping);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
