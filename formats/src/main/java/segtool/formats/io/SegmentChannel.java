@@ -117,11 +117,6 @@ public final class SegmentChannel implements Closeable {
         FAULTS.incrementAndGet();
     }
 
-    /** Whether the window is a mapping (see {@link #open(Path, int, long, boolean)}). */
-    public boolean mapped() {
-        return mapped;
-    }
-
     /**
      * The I/O error for {@code error}, met while reading the mapped window: names the file and the window's range.
      * Rethrows {@code error} when this channel maps nothing (the error is not a mapped read's).
