@@ -55,6 +55,16 @@ public final class PackCommand implements Callable<Integer>, PlainCommand, Inter
         if (!Files.isDirectory(source)) {
             throw new segtool.analyzers.layout.Targets.NotATarget(source + ": not a directory");
         }
+        // a directory with no file anywhere below it would make a dump of nothing: refused before anything is
+        // written (a directory of unrecognisable files is still packed, for whoever looks into it)
+        try (java.util.stream.Stream<Path> files = Files.find(source, Integer.MAX_VALUE,
+                (p, a) -> a.isRegularFile())) {
+            if (files.findAny().isEmpty()) {
+                throw new segtool.analyzers.layout.Targets.NotATarget(source + ": holds no files; nothing to pack");
+            }
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
+        }
         DumpWriter.PackResult result;
         try {
             result = DumpWriter.pack(source, out);

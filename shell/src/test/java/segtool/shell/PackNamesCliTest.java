@@ -60,4 +60,19 @@ class PackNamesCliTest {
         }
         assertEquals(Map.of("é.log", "e-acute", "%FF.log", "ff", "%FE.log", "fe"), found);
     }
+
+    /** A directory with no file below it (empty, or empty directories only) is refused, and no dump is written. */
+    @Test
+    void aDirectoryHoldingNoFile_isRefused_andNothingIsWritten() throws Exception {
+        Path empty = Files.createDirectories(tmp.resolve("empty"));
+        Path hollow = Files.createDirectories(tmp.resolve("hollow/streams/1/topics/1/partitions/1")).getParent()
+                .getParent().getParent().getParent().getParent();
+        for (Path src : new Path[] {empty, hollow}) {
+            Path out = tmp.resolve(src.getFileName() + ".tar.lz4");
+            Cli.Result r = Cli.run("pack", src, "-o", out);
+            assertEquals(64, r.exit(), r::toString);
+            assertEquals("segtool: " + src + ": holds no files; nothing to pack", r.err().strip(), r::toString);
+            assertTrue(Files.notExists(out), out + " was not written");
+        }
+    }
 }
