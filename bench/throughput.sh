@@ -77,15 +77,15 @@ one_segment() {   # one_segment NAME: times the floor and segtool on that segmen
     timed_rr "$runs" cat -- cat "$log" -- xxh -- xxhsum -H3 "$log" \
         -- scan -- "$segtool" scan --quiet --durability=replicated "$p" \
         -- scan1 -- "$segtool" scan --quiet --durability=replicated --threads 1 "$p" \
-        -- scanr -- env SEGTOOL_JAVA_OPTS=-Dsegtool.map=false "$segtool" scan --quiet --durability=replicated "$p"
+        -- scanm -- env SEGTOOL_JAVA_OPTS=-Dsegtool.map=true "$segtool" scan --quiet --durability=replicated "$p"
     row "cat" cat "$bytes"
     row "xxhsum -H3" xxh "$bytes"
     row "segtool scan (all cores)" scan "$bytes"
     row "segtool scan --threads 1" scan1 "$bytes"
-    row "  all cores, read windows (map=false)" scanr "$bytes"
+    row "  all cores, mapped windows (map=true)" scanm "$bytes"
     echo "  ratio scan / xxhsum -H3 $(ratio "$scan_min" "$xxh_min") (median $(ratio "$scan_med" "$xxh_med")),"\
         "scan / cat $(ratio "$scan_min" "$cat_min"), 1 thread / all cores $(ratio "$scan1_min" "$scan_min"),"\
-        "scan / tiny scan $(ratio "$scan_min" "$tiny_min"), read windows / mapped $(ratio "$scanr_min" "$scan_min")"
+        "scan / tiny scan $(ratio "$scan_min" "$tiny_min"), read windows / mapped $(ratio "$scan_min" "$scanm_min")"
     floor_ratio=0
     [[ "$name" == small ]] || warm_floor "$p" "$bytes"
     from_disk "$disk"
@@ -129,13 +129,13 @@ if ((datadir)); then
     disk=$(disk_kib)
     timed_rr "$runs" d1 -- "$segtool" scan --quiet --durability=replicated --threads 1 "$dd" \
         -- d2 -- "$segtool" scan --quiet --durability=replicated --threads 2 "$dd" "${pinned[@]}" \
-        -- d2r -- env SEGTOOL_JAVA_OPTS=-Dsegtool.map=false "$segtool" scan --quiet --durability=replicated \
+        -- d2m -- env SEGTOOL_JAVA_OPTS=-Dsegtool.map=true "$segtool" scan --quiet --durability=replicated \
         --threads 2 "$dd" \
         -- t0 -- "$segtool" scan --quiet "$here/samples/gallery/healthy"
     row "segtool scan DATA_DIR --threads 1" d1 "$bytes"
     ((${#pinned[@]})) && row "  the same on one core (taskset -c 0)" c1 "$bytes"
     row "segtool scan DATA_DIR --threads 2" d2 "$bytes"
-    row "  2 threads, read windows (map=false)" d2r "$bytes"
+    row "  2 threads, mapped windows (map=true)" d2m "$bytes"
     row "segtool scan (tiny, same rounds)" t0
     net1=$(awk -v a="$d1_min" -v b="$t0_min" 'BEGIN{print a-b}')
     net2=$(awk -v a="$d2_min" -v b="$t0_min" 'BEGIN{print a-b}')

@@ -131,9 +131,13 @@ final class ParallelWalkVerifier extends WalkVerifier {
                         s = claim.getAndIncrement();
                     } catch (InternalError late) {
                         // A fault under a mapped window, delivered after the read that met it: an answer given
-                        // since may be wrong, so it is counted (the engine then judges again through read windows)
-                        // and the slot claimed is still answered, so that the walk never waits for it in vain.
+                        // since may be wrong, so it is counted (the engine then judges again through read windows).
+                        // The slot claimed is answered once: again if it has no answer yet, so that the walk never
+                        // waits for it in vain, and never again once it has one (the walk may be reading it).
                         SegmentChannel.noteMappedFault();
+                        if (ring[(int) (s % ring.length)].done == s) {
+                            s = claim.getAndIncrement();
+                        }
                     }
                 }
             } finally {
@@ -365,8 +369,11 @@ final class ParallelWalkVerifier extends WalkVerifier {
             return false;
         }
         Slot slot = ring[(int) (c % ring.length)];
-        verifySlot(slot, helper);
-        slot.done = c;
+        try {
+            verifySlot(slot, helper);
+        } finally {
+            slot.done = c;   // even when a late fault escapes: no one else may claim c, and drain waits for it
+        }
         return true;
     }
 
@@ -447,8 +454,12 @@ final class ParallelWalkVerifier extends WalkVerifier {
         if (ring != null && workers != null && started) {
             try {
                 drain();
-            } catch (IOException interrupted) {
-                // still wait below: a worker may be reading a window that close hands back
+            } catch (IOException | InternalError interruptedOrLate) {
+                // still wait below: a worker may be reading a window that close hands back (a late fault under a
+                // mapping was counted where it was caught, or is counted here)
+                if (interruptedOrLate instanceof InternalError) {
+                    SegmentChannel.noteMappedFault();
+                }
             }
         }
         closed = true;

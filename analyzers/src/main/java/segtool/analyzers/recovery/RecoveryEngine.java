@@ -67,14 +67,15 @@ public final class RecoveryEngine {
     }
 
     /**
-     * Judges through mapped windows first (where {@link RecoveryOptions#mappingAllowed()}), and again through read
+     * Judges through mapped windows first (with {@link RecoveryOptions#mappingAllowed()}, or options that ask for
+     * them), and again through read
      * windows when a fault under a mapping was met meanwhile (the file shrank under it, or the device failed): such
      * a fault surfaces late and inexactly, after reads that went on with wrong bytes, so that first answer is thrown
      * away whatever it was, and the second meets the failure as a read(2) error that names the file and position.
      * A fault in another partition judged at the same time throws this answer away too; it is judged again, no more.
      */
     private PartitionReport judge(PartitionPath partition, boolean durable, boolean keptEntries) {
-        if (options.mapped() || !RecoveryOptions.mappingAllowed()) {
+        if (!options.mapped() && !RecoveryOptions.mappingAllowed()) {
             return judgeOnce(partition, durable, keptEntries);
         }
         long faults = SegmentChannel.mappedFaults();
@@ -87,12 +88,12 @@ public final class RecoveryEngine {
         } catch (InternalError late) {
             SegmentChannel.noteMappedFault();
         }
-        return judgeOnce(partition, durable, keptEntries);
+        return new RecoveryEngine(options.withMapping(false)).judgeOnce(partition, durable, keptEntries);
     }
 
     /** One judgement through read windows, never mapped ones, for tests to compare with. */
     PartitionReport judgeOnceForTest(PartitionPath partition, boolean durable) {
-        return judgeOnce(partition, durable, false);
+        return new RecoveryEngine(options.withMapping(false)).judgeOnce(partition, durable, false);
     }
 
     private PartitionReport judgeOnce(PartitionPath partition, boolean durable, boolean keptEntries) {

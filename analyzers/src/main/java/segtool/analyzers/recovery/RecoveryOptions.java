@@ -43,15 +43,18 @@ public record RecoveryOptions(long maxMessageSizeUpperBytes, int window, int thr
         return Math.max(1, Integer.getInteger("segtool.threads", Runtime.getRuntime().availableProcessors()));
     }
 
-    private static final boolean MAPPING = !"false".equals(System.getProperty("segtool.map"));
+    private static final boolean MAPPING = "true".equals(System.getProperty("segtool.map"));
 
     /**
-     * Whether {@link RecoveryEngine} may judge through mapped windows ({@code SegmentChannel}'s mapping mode: the
-     * walks read the page cache in place instead of copying it into a window): yes unless
-     * {@code -Dsegtool.map=false}. Only how the bytes reach the hashing changes, never what it sees. Measured on
-     * these machines (2 cores, a cached 2 GiB data directory, in process, warm): one thread 0.93 s read, 0.68 s
-     * mapped; two threads 0.49 s read, 0.35 s mapped; the copy out of the page cache ({@code _copy_to_iter}) was a
-     * third of the CPU in a perf profile.
+     * Whether {@link RecoveryEngine} judges through mapped windows ({@code SegmentChannel}'s mapping mode: the walks
+     * read the page cache in place instead of copying it into a window): only with {@code -Dsegtool.map=true}.
+     * Measured on these machines (2 cores, a cached 2 GiB data directory, in process, warm): one thread 0.93 s read,
+     * 0.68 s mapped; two threads 0.49 s read, 0.35 s mapped; the copy out of the page cache ({@code _copy_to_iter})
+     * was a third of the CPU in a perf profile. Not the default: a fault under a mapping (SIGBUS) reaches Java late,
+     * after reads that went on with wrong bytes, and on another thread than the one judging; a file cut short is
+     * caught for certain (a mapped channel checks its file's length when it closes, and the engine judges again
+     * through read windows), a device that fails a page-in only as surely as the JVM delivers that fault in time.
+     * For files known to stay put and readable (a dump unpacked to local disk, a copy), the speed is worth it.
      */
     public static boolean mappingAllowed() {
         return MAPPING;
@@ -79,8 +82,8 @@ public record RecoveryOptions(long maxMessageSizeUpperBytes, int window, int thr
     }
 
     /**
-     * Whether the walks of this engine's segment logs verify through mapped windows: only {@link RecoveryEngine}
-     * sets it, for a first attempt it can throw away (a fault under a mapping is not an exact I/O error; the engine
+     * Whether the walks of this engine's segment logs verify through mapped windows: {@link RecoveryEngine} sets it
+     * (as tests may, to ask for mapping), for a first attempt it can throw away (a fault under a mapping is not an exact I/O error; the engine
      * judges again through read windows when one was met).
      */
     RecoveryOptions withMapping(boolean on) {

@@ -265,14 +265,20 @@ public final class SegmentLog implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        if (verifier != null) {
-            verifier.close();
-        }
-        if (headers != null) {
-            headers.close();
-        }
-        if (log != null) {
-            log.close();
+        try {
+            if (verifier != null) {
+                verifier.close();
+            }
+        } finally {
+            try {
+                if (headers != null) {
+                    headers.close();
+                }
+            } finally {
+                if (log != null) {
+                    log.close();
+                }
+            }
         }
     }
 }

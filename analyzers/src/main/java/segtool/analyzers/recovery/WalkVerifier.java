@@ -19,11 +19,12 @@ abstract class WalkVerifier implements Closeable {
      */
     static WalkVerifier create(SegmentChannel log, int threads, int window, long maxBatchBytes, boolean mapping)
             throws IOException {
+        // the window as the log's channel sized it (a small log gets a small one): only large ones are mapped
+        boolean mapped = mapping && log.capacity() >= MAPPED_WINDOW_MIN;
         if (threads <= 1) {
-            return mapping && window >= MAPPED_WINDOW_MIN ? Sequential.mapped(log, window) : new Sequential(log);
+            return mapped ? Sequential.mapped(log, window) : new Sequential(log);
         }
-        return new ParallelWalkVerifier(log, threads, window, maxBatchBytes,
-                mapping && window >= MAPPED_WINDOW_MIN);
+        return new ParallelWalkVerifier(log, threads, window, maxBatchBytes, mapped);
     }
 
     /** Windows below this are read into, not mapped: a mapping per few pages would cost more than the copy. */

@@ -103,7 +103,9 @@ public final class SegmentChannel implements Closeable {
     private static final java.util.concurrent.atomic.AtomicLong FAULTS = new java.util.concurrent.atomic.AtomicLong();
 
     /**
-     * How many faults under a mapping this JVM has met so far ({@link #fault}, {@link #noteMappedFault}). A fault in
+     * How many faults under a mapping this JVM has met so far ({@link #fault}, {@link #noteMappedFault}, a window
+     * that could not be mapped for another reason than a shrunk file, and a mapped channel closed over a file that
+     * is now shorter than its view). A fault in
      * compiled code is delivered as an {@link InternalError} only at a later point of the thread that met it, after
      * reads that went on with wrong bytes, so one that was met means what was read since may be wrong: a reader
      * that compares this count before and after can throw its result away and read again without mappings.
@@ -230,6 +232,9 @@ public final class SegmentChannel implements Closeable {
             return new IOException(path + " @ " + Math.max(pos, now) + ": file shrank while being read (expected "
                     + size + " bytes)", e);
         }
+        // not what a read would have met (no room to map, a mapping limit): counted, so that a reader that can
+        // read again without mappings does
+        FAULTS.incrementAndGet();
         return new IOException(path + " @ " + pos + ": map failed: " + e.getMessage(), e);
     }
 
@@ -290,8 +295,16 @@ public final class SegmentChannel implements Closeable {
         } else {
             DirectBuffers.give(w);
         }
-        if (channel != null) {
-            channel.close();
+        if (channel != null && channel.isOpen()) {
+            try {
+                // A file now shorter than the view was cut under its mappings: a fault there may not have been
+                // delivered yet (from compiled code it comes late), so it is counted now, before the reader's check.
+                if (mapped && ((FileChannel) channel).size() < size) {
+                    FAULTS.incrementAndGet();
+                }
+            } finally {
+                channel.close();
+            }
         }
     }
 }
