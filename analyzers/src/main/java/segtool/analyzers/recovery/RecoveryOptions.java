@@ -51,10 +51,11 @@ public record RecoveryOptions(long maxMessageSizeUpperBytes, int window, int thr
      * Measured on these machines (2 cores, a cached 2 GiB data directory, in process, warm): one thread 0.93 s read,
      * 0.68 s mapped; two threads 0.49 s read, 0.35 s mapped; the copy out of the page cache ({@code _copy_to_iter})
      * was a third of the CPU in a perf profile. Not the default: a fault under a mapping (SIGBUS) reaches Java late,
-     * after reads that went on with wrong bytes, and on another thread than the one judging; a file cut short is
+     * after reads that went on with wrong bytes, and on another thread than the one judging. A file cut short is
      * caught for certain (a mapped channel checks its file's length when it closes, and the engine judges again
-     * through read windows), a device that fails a page-in only as surely as the JVM delivers that fault in time.
-     * For files known to stay put and readable (a dump unpacked to local disk, a copy), the speed is worth it.
+     * through read windows); a device failing a page-in cannot fault a window read through its mapping, as only a
+     * window wholly in the page cache is (the others are read), except for a page evicted between that check and
+     * its read. For files known to stay put and readable (a dump unpacked to local disk, a copy), it is worth it.
      */
     public static boolean mappingAllowed() {
         return MAPPING;

@@ -28,6 +28,10 @@ public final class SegmentChannel implements Closeable {
     /** Whether the window is a read-only mapping of the file, moved by each refill, instead of a buffer read into. */
     private final boolean mapped;
     private ByteBuffer window;
+    /** Whether {@link #window} is a mapping now (a mapped channel reads windows not in the page cache instead). */
+    private boolean windowIsMapping;
+    /** A mapped channel's buffer for the windows it reads instead of mapping; taken on first use. */
+    private ByteBuffer readBuffer;
     private long windowStart;
     private int windowLength;
 
@@ -80,7 +84,8 @@ public final class SegmentChannel implements Closeable {
     /**
      * Like {@link #open(Path, int, long)}, but the window is a read-only mapping of the file that each refill moves
      * (the previous mapping is unmapped first) instead of a buffer the bytes are copied into: a one-pass reader then
-     * reads the page cache in place, without the copy {@code read(2)} makes. {@code mapping} says whether to; false
+     * reads the page cache in place, without the copy {@code read(2)} makes. A window not wholly in the page cache
+     * is read into a buffer as usual (its page-in would otherwise happen under the mapping). {@code mapping} says whether to; false
      * gives an ordinary channel. A buffer taken from {@link #buffer()} must not be touched after the next
      * {@link #at} or {@link #close}, which unmap it, and a read of it can meet a fault (the file shrank under the
      * mapping, or the device failed) as an {@link InternalError}, which {@link #fault} names; {@link #withRange}
@@ -127,6 +132,8 @@ public final class SegmentChannel implements Closeable {
         if (!mapped) {
             throw error;
         }
+        // (a window read instead of mapped cannot fault; an error met there is a mapping's met earlier, delivered
+        // late, and counted as one)
         FAULTS.incrementAndGet();
         return new MappedRange.Fault(path, windowStart, windowLength, error);
     }
@@ -178,17 +185,34 @@ public final class SegmentChannel implements Closeable {
     private void fill(long pos, int want) throws IOException {
         if (mapped) {
             ByteBuffer old = window;
+            boolean wasMapping = windowIsMapping;
             window = null;
             windowLength = 0;
-            Unmapper.unmap(old);
+            windowIsMapping = false;
+            if (wasMapping) {
+                Unmapper.unmap(old);
+            }
+            java.nio.MappedByteBuffer m;
             try {
-                window = ((FileChannel) channel).map(FileChannel.MapMode.READ_ONLY, pos, want);
+                m = ((FileChannel) channel).map(FileChannel.MapMode.READ_ONLY, pos, want);
             } catch (IOException e) {
                 throw mapFailed(pos, want, e);
             }
-            windowStart = pos;
-            windowLength = want;
-            return;
+            // Only a window wholly in the page cache is read through its mapping (mincore): reading any other would
+            // page it in under the mapping, where a device error is a SIGBUS that Java sees late; read(2) meets it
+            // as an exact error instead.
+            if (m.isLoaded()) {
+                window = m;
+                windowIsMapping = true;
+                windowStart = pos;
+                windowLength = want;
+                return;
+            }
+            Unmapper.unmap(m);
+            if (readBuffer == null) {
+                readBuffer = DirectBuffers.take(capacity);
+            }
+            window = readBuffer;
         }
         if (window == null) {
             window = DirectBuffers.take(capacity);
@@ -290,10 +314,16 @@ public final class SegmentChannel implements Closeable {
         ByteBuffer w = window;
         window = null;
         windowLength = 0;
-        if (mapped) {
-            Unmapper.unmap(w);
-        } else {
+        if (!mapped) {
             DirectBuffers.give(w);
+        } else {
+            if (windowIsMapping) {
+                Unmapper.unmap(w);
+            }
+            windowIsMapping = false;
+            ByteBuffer r = readBuffer;
+            readBuffer = null;
+            DirectBuffers.give(r);
         }
         if (channel != null && channel.isOpen()) {
             try {
