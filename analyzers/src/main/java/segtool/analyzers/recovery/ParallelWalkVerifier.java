@@ -233,8 +233,8 @@ final class ParallelWalkVerifier extends WalkVerifier {
     }
 
     @Override
-    HeaderFault headerFault() {
-        return e -> ring[(int) (consumed % ring.length)].channel.fault(e);
+    SegmentChannel walkHeaderChannel() {
+        return ring[(int) (consumed % ring.length)].channel;
     }
 
     @Override

@@ -141,11 +141,7 @@ public final class SegmentLog implements AutoCloseable {
                 return headerIn(verifier.walkHeaderBuffer(), i, pos);
             } catch (InternalError e) {
                 // a fault reading a mapped window: the file shrank under it, or the device failed
-                WalkVerifier.HeaderFault named = verifier.headerFault();
-                if (named == null) {
-                    throw e;
-                }
-                throw named.of(e);
+                throw verifier.walkHeaderChannel().fault(e);
             }
         }
         i = ch.at(pos, BatchHeader.LENGTH);

@@ -56,15 +56,12 @@ abstract class WalkVerifier implements Closeable {
     /** Verify one record out of walk order (probe survivors, anchor search). */
     abstract Defect verifyAside(long position, long length) throws IOException;
 
-    /** Names a fault met while reading a header out of {@link #walkHeaderBuffer()} (a mapped window). */
-    @FunctionalInterface
-    interface HeaderFault {
-        IOException of(InternalError error);
-    }
-
-    /** How a fault reading {@link #walkHeaderBuffer()} is named; null when that buffer is never a mapping. */
-    HeaderFault headerFault() {
-        return null;
+    /**
+     * The channel whose window {@link #walkHeaderBuffer()} is: a fault met reading a header out of it is named by its
+     * {@link SegmentChannel#fault} (which passes the error on when the channel maps nothing).
+     */
+    SegmentChannel walkHeaderChannel() {
+        return walkHeaders();
     }
 
     /**
@@ -122,8 +119,8 @@ abstract class WalkVerifier implements Closeable {
         }
 
         @Override
-        HeaderFault headerFault() {
-            return walk == log ? null : walk::fault;
+        SegmentChannel walkHeaderChannel() {
+            return walk;
         }
 
         @Override

@@ -217,7 +217,8 @@ class ParallelWalkVerifierTest {
             assertEquals(-1, mapped.walkHeader(0), "nothing is mapped before the first verification");
             assertNull(mapped.verify(0, log.lengths()[0]));
             assertTrue(mapped.walkHeader(log.starts()[1]) > 0, "the next header is in the mapped window");
-            assertNotNull(mapped.headerFault());
+            assertTrue(mapped.walkHeaderChannel().buffer() == mapped.walkHeaderBuffer(),
+                    "a header fault is named by the mapped window's channel");
             try (java.nio.channels.FileChannel f = java.nio.channels.FileChannel.open(log.path(),
                     java.nio.file.StandardOpenOption.WRITE)) {
                 f.truncate(0);

@@ -64,29 +64,11 @@ public final class SegmentChannel implements Closeable {
     }
 
     /**
-     * The same view over {@code bytes}, the content of a file named {@code path} that is already in memory (a fuzz
-     * input, an archive member): reads land in the window exactly as a file's do, and a range wider than the window
-     * is handed over as a read-only slice of {@code bytes} where a file's would be mapped. Nothing is opened;
-     * {@code bytes} must not change while the channel is used.
-     */
-    public static SegmentChannel of(Path path, byte[] bytes, int windowCapacity) {
-        return new SegmentChannel(path, new ByteArrayChannel(bytes), bytes.length, windowCapacity, false);
-    }
-
-    /**
-     * A channel over no bytes, for a {@code .log} that does not exist: the server's stat reads a missing log as
-     * empty, and so may a reader. {@code path} only names it in messages; nothing is opened.
-     */
-    public static SegmentChannel empty(Path path) {
-        return new SegmentChannel(path, null, 0, 256, false);
-    }
-
-    /**
      * Like {@link #open(Path, int, long)}, but the window is a read-only mapping of the file that each refill moves
      * (the previous mapping is unmapped first) instead of a buffer the bytes are copied into: a one-pass reader then
      * reads the page cache in place, without the copy {@code read(2)} makes. A window not wholly in the page cache
-     * is read into a buffer as usual (its page-in would otherwise happen under the mapping). {@code mapping} says whether to; false
-     * gives an ordinary channel. A buffer taken from {@link #buffer()} must not be touched after the next
+     * is read into a buffer as usual (its page-in would otherwise happen under the mapping). {@code mapping} says
+     * whether to; false gives an ordinary channel. A buffer taken from {@link #buffer()} must not be touched after the next
      * {@link #at} or {@link #close}, which unmap it, and a read of it can meet a fault (the file shrank under the
      * mapping, or the device failed) as an {@link InternalError}, which {@link #fault} names; {@link #withRange}
      * does that itself.
@@ -103,6 +85,24 @@ public final class SegmentChannel implements Closeable {
             channel.close();
             throw e;
         }
+    }
+
+    /**
+     * The same view over {@code bytes}, the content of a file named {@code path} that is already in memory (a fuzz
+     * input, an archive member): reads land in the window exactly as a file's do, and a range wider than the window
+     * is handed over as a read-only slice of {@code bytes} where a file's would be mapped. Nothing is opened;
+     * {@code bytes} must not change while the channel is used.
+     */
+    public static SegmentChannel of(Path path, byte[] bytes, int windowCapacity) {
+        return new SegmentChannel(path, new ByteArrayChannel(bytes), bytes.length, windowCapacity, false);
+    }
+
+    /**
+     * A channel over no bytes, for a {@code .log} that does not exist: the server's stat reads a missing log as
+     * empty, and so may a reader. {@code path} only names it in messages; nothing is opened.
+     */
+    public static SegmentChannel empty(Path path) {
+        return new SegmentChannel(path, null, 0, 256, false);
     }
 
     private static final java.util.concurrent.atomic.AtomicLong FAULTS = new java.util.concurrent.atomic.AtomicLong();
@@ -283,13 +283,10 @@ public final class SegmentChannel implements Closeable {
     public <T> T withRange(long pos, long len, RangeReader<T> reader) throws IOException {
         if (len <= capacity) {
             int at = at(pos, (int) len);
-            if (!mapped) {
-                return reader.read(window, at);
-            }
             try {
                 return reader.read(window, at);
             } catch (InternalError e) {
-                throw fault(e);
+                throw fault(e);   // rethrown as it is when nothing here is mapped
             }
         }
         if (pos < 0 || len < 0 || pos > size || len > size - pos || len > Integer.MAX_VALUE || channel == null) {
