@@ -1,7 +1,6 @@
 package segtool.formats.hash;
 
 import java.lang.ref.Reference;
-import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 import net.openhft.hashing.Access;
@@ -27,20 +26,11 @@ public final class Xxh3 {
     private static final long ARRAY_BASE;
 
     static {
-        sun.misc.Unsafe unsafe = Xxh3Raw.available() ? UnsafeAccess.get() : null;
-        long offset = -1;
-        long arrayBase = -1;
-        try {
-            if (unsafe != null) {
-                offset = unsafe.objectFieldOffset(Buffer.class.getDeclaredField("address"));
-                arrayBase = Xxh3Raw.arrayBase();
-            }
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            unsafe = null;
-        }
+        long offset = UnsafeAccess.bufferAddressOffset();
+        sun.misc.Unsafe unsafe = Xxh3Raw.available() && offset >= 0 ? UnsafeAccess.get() : null;
         UNSAFE = unsafe;
         ADDRESS_OFFSET = offset;
-        ARRAY_BASE = arrayBase;
+        ARRAY_BASE = unsafe != null ? Xxh3Raw.arrayBase() : -1;
     }
 
     private Xxh3() {
