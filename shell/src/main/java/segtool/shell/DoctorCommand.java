@@ -3,6 +3,7 @@ package segtool.shell;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -10,6 +11,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.doctor.Doctor;
 import segtool.analyzers.doctor.DoctorJson;
+import segtool.analyzers.doctor.Finding;
+import segtool.analyzers.inputs.InputsResolver;
 import segtool.analyzers.layout.Targets;
 import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.report.ScanJson;
@@ -21,15 +24,18 @@ import segtool.shell.render.DoctorText;
 /** {@code doctor PATH}: everything in a data directory that needs an operator, with the next command for each. */
 @Command(name = "doctor", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = {"Report what needs attention in a data directory or partition, with the exact next command "
-                + "for each: refused partitions and why (with the offsets at stake), partitions boot would change, "
-                + "<partition>.fenced.<n> directories (what they hold, which offsets, whether their bytes verify, "
-                + "when they were fenced, how to re-admit them), pending segtool quarantines with their restore "
-                + "command, scratch and orphan files, non-canonical segment names. Reads only.",
-            "%n--json prints the segtool.doctor/1 report (docs/doctor-json.md)."},
+                + "for each: refused partitions and why (with the offsets at stake), partitions without a verdict "
+                + "(the server refuses the node or the partition before segment recovery, or their inputs cannot be "
+                + "decided), partitions boot would change (the WAL's open included), <partition>.fenced.<n> "
+                + "directories (what they hold, which offsets, whether their bytes verify, when they were fenced, "
+                + "how to re-admit them), pending segtool quarantines with their restore command, scratch and "
+                + "orphan files, non-canonical segment names. Each partition is judged as scan judges it, with its "
+                + "topic's durability and its WAL checkpoint. Reads only.",
+            "%n--json prints the segtool.doctor/2 report (docs/doctor-json.md)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:nothing needs attention", "1:something needs attention (listed); no partition is refused",
-            "2:at least one partition is refused", "3:a partition or quarantine could not be read",
-            "64:usage error", "130:cancelled (Ctrl-C)"},
+            "2:at least one partition is refused (by recovery, or by the server before it)", "3:a partition, its inputs or a quarantine could not be read",
+            "64:usage error, or a --durability that contradicts a topic's stored durability", "130:cancelled (Ctrl-C)"},
         footer = {"%nExamples:", "  segtool doctor /var/lib/iggy", "  segtool doctor /var/lib/iggy --json | jq "
                 + "'.findings[] | select(.kind == \"fence\")'"})
 public final class DoctorCommand implements Callable<Integer> {
@@ -52,9 +58,19 @@ public final class DoctorCommand implements Callable<Integer> {
         if (verdict.partitionId != null) {
             partitions = partitions.stream().map(p -> p.withPartitionId(verdict.partitionId)).toList();
         }
-        Doctor doctor = new Doctor(new RecoveryEngine(verdict.engineOptions()), "segtool");
-        Doctor.Report r = doctor.examine(t.path(), partitions.stream().map(PartitionPath.class::cast).toList(),
-                verdict.durable());
+        InputsResolver.CommandLine cli;
+        try {
+            cli = verdict.inputs();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (verdict.aliasNote() != null) {
+            spec.commandLine().getErr().println("segtool: note: " + verdict.aliasNote());
+            spec.commandLine().getErr().flush();
+        }
+        // the checkpoint is each partition's own (from its inputs), as scan judges it
+        Doctor doctor = new Doctor(new RecoveryEngine(verdict.engineOptions().withCheckpoint(null)), "segtool");
+        Doctor.Report r = doctor.examine(t.path(), partitions.stream().map(PartitionPath.class::cast).toList(), cli);
         PrintWriter out = spec.commandLine().getOut();
         if (output.json) {
             out.println(ScanJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(
@@ -63,6 +79,15 @@ public final class DoctorCommand implements Callable<Integer> {
             DoctorText.report(out, r, output.quiet(), output.style());
         }
         out.flush();
+        // a partition that could not be read is the report's (stdout) and also one line on stderr, as scan says it,
+        // so that it reaches the terminal when the report goes to a file or a pipe
+        PrintWriter err = spec.commandLine().getErr();
+        for (Finding f : r.findings()) {
+            if (f.kind() == Finding.Kind.UNREADABLE_PARTITION) {
+                err.println("segtool: " + f.details().get("error"));
+            }
+        }
+        err.flush();
         return r.exitCode();
     }
 }

@@ -82,11 +82,12 @@ class SpecialFilesTest {
                 new Object[]{"messages", p.dir}, new Object[]{"find", p.dir, "--offset", "0"},
                 new Object[]{"stats", p.dir}, new Object[]{"repair", p.dir},
                 new Object[]{"repair", p.dir, "--apply", "-y"}, new Object[]{"rebuild-index", p.dir},
-                new Object[]{"salvage", p.dir, "-o", root.resolve("salvaged-" + kind + "-" + role)});
+                new Object[]{"salvage", p.dir, "-o", root.resolve("salvaged-" + kind + "-" + role)},
+                new Object[]{"doctor", p.dir});
         for (Object[] args : inPartition) {
             Cli.Result r = Cli.run(args);
             check(r, 3, target, what, args);
-            if (args[0].equals("scan") || args[0].equals("explain")) {
+            if (args[0].equals("scan") || args[0].equals("explain") || args[0].equals("doctor")) {
                 // the report's line (stdout) is on stderr too, for a report sent to a file or a pipe
                 assertTrue(r.err().lines().anyMatch(l -> l.startsWith("segtool: ") && l.contains(target + ": ")
                         && l.contains(what)), "the I/O error on stderr: " + r);

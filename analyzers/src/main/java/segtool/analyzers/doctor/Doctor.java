@@ -11,6 +11,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import segtool.analyzers.exit.ExitCode;
+import segtool.analyzers.inputs.InputsResolver;
+import segtool.analyzers.inputs.PartitionInputs;
+import segtool.analyzers.recovery.Checkpoint;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.PlannedOp;
 import segtool.analyzers.recovery.RecoveryEngine;
@@ -27,13 +30,22 @@ import segtool.formats.naming.SegmentFiles;
 
 /**
  * {@code doctor}: one pass over the partitions of a data directory (or one partition) collecting everything that
- * needs an operator: refused and unreadable partitions, partitions boot would change, fence directories, pending
- * quarantines, scratch and orphan files, non-canonical segment names; each with the exact next command. Reads only.
+ * needs an operator: refused and unreadable partitions, partitions without a verdict (their inputs), partitions boot
+ * would change (the WAL's open included), fence directories, pending quarantines, scratch and orphan files,
+ * non-canonical segment names; each with the exact next command. Each partition is judged as {@code scan} judges
+ * it: with the inputs {@link InputsResolver} reads for it (its topic's durability, its WAL checkpoint, the directory
+ * as the WAL's open leaves it), the command line's values only where those allow. Reads only.
  */
 public final class Doctor {
-    /** The report: the partitions examined and the findings, partition by partition, worst kind first within one. */
-    public record Report(Path path, boolean durable, int partitions, List<Finding> findings) {
-        /** 0 nothing needs attention, 1 something does, 2 a partition is refused, 3 one cannot be read. */
+    /**
+     * The report: the partitions examined and the findings, partition by partition, worst kind first within one.
+     * {@code cli} is what the command line said about the inputs (each partition's own are in its findings).
+     */
+    public record Report(Path path, InputsResolver.CommandLine cli, int partitions, List<Finding> findings) {
+        /**
+         * 0 nothing needs attention, 1 something does, 2 a partition is refused (or the server refuses it or the
+         * node), 3 one cannot be read or its inputs decided, 64 the command line contradicts the metadata.
+         */
         public int exitCode() {
             int worst = ExitCode.CLEAN;
             for (Finding f : findings) {
@@ -52,29 +64,51 @@ public final class Doctor {
         this.segtool = segtool;
     }
 
-    public Report examine(Path path, List<PartitionPath> partitions, boolean durable) throws IOException {
+    public Report examine(Path path, List<PartitionPath> partitions, InputsResolver.CommandLine cli)
+            throws IOException {
         List<Finding> out = new ArrayList<>();
-        String mode = durable ? " --enforce-fsync=true" : "";
+        String mode = flags(cli);
         Companions companions = new Companions();
+        InputsResolver inputs = new InputsResolver(cli);
         for (PartitionPath p : partitions) {
-            out.addAll(partition(p, durable, mode, companions));
+            out.addAll(partition(p, inputs.resolve(p), mode, companions));
         }
-        return new Report(path, durable, partitions.size(), out);
+        return new Report(path, cli, partitions.size(), out);
     }
 
-    private List<Finding> partition(PartitionPath p, boolean durable, String mode, Companions companions)
+    /** The command line's input options, repeated on every next command so that it judges as doctor did. */
+    static String flags(InputsResolver.CommandLine cli) {
+        StringBuilder b = new StringBuilder();
+        if (cli.durable() != null) {
+            b.append(" --durability=").append(cli.durable() ? "persisted" : "replicated");
+        }
+        if (cli.override()) {
+            b.append(" --override-durability");
+        }
+        if (cli.checkpoint() != null) {
+            b.append(" --wal-checkpoint=").append(checkpoint(cli.checkpoint()));
+        }
+        return b.toString();
+    }
+
+    private List<Finding> partition(PartitionPath p, PartitionInputs in, String mode, Companions companions)
             throws IOException {
         List<Finding> out = new ArrayList<>();
         Path dir = p.directory().toAbsolutePath().normalize();
         String q = quote(dir.toString());
-        PartitionReport r = engine.judge(p, durable);
+        PartitionReport r = null;
+        if (in.judgeable()) {
+            // the engine judges the directory as the WAL's open leaves it (the checkpoint's view), in the topic's mode
+            r = new RecoveryEngine(engine.options().withCheckpoint(in.wal().checkpoint()))
+                    .judge(p, in.durability().durable());
+        }
         // the parent is listed once for all partitions, not twice per partition (quadratic in a big data directory)
         boolean beside = companions.mayHave(dir);
         List<Path> fences = beside ? Salvager.fences(dir) : List.of();
         List<Path> quarantines = beside ? Quarantine.of(dir) : List.of();
         Salvager.Result survey = null;
         List<String> problems = new ArrayList<>();
-        if (r.outcome() == PartitionReport.Outcome.REFUSED || !fences.isEmpty()) {
+        if (r != null && r.outcome() == PartitionReport.Outcome.REFUSED || !fences.isEmpty()) {
             try {
                 survey = new Salvager(Salvager.Options.defaults("doctor")
                         .withMaxBatchBytes(engine.options().maxBatchBytes())).survey(p, problems);
@@ -85,41 +119,16 @@ public final class Doctor {
         }
         String salvageTo = quote("./salvage-s" + id(p.streamId()) + "-t" + id(p.topicId()) + "-p"
                 + id(p.partitionId()));
-        switch (r.outcome()) {
-            case REFUSED -> {
-                Map<String, Object> d = new LinkedHashMap<>();
-                d.put("variant", r.refusal().variant().name());
-                d.put("segment_start_offset", r.refusal().segmentStart());
-                d.put("fields", new LinkedHashMap<>(r.refusal().fields()));
-                if (survey != null) {
-                    d.put("salvageable_offsets", ranges(survey.archived()));
-                    d.put("lost_offsets", ranges(survey.lost()));
-                }
-                out.add(new Finding(Finding.Kind.REFUSED_PARTITION, dir, dir, d, List.of(
-                        segtool + " explain " + q + mode,
-                        segtool + " salvage " + q + " -o " + salvageTo + " --format ndjson",
-                        segtool + " repair " + q + mode)));
-            }
-            case IO_ERROR -> out.add(new Finding(Finding.Kind.UNREADABLE_PARTITION, dir, dir,
-                    Map.of("error", r.ioError()), List.of(segtool + " scan " + q + mode + " --debug")));
-            default -> {
-                List<String> ops = new ArrayList<>();
-                for (PlannedOp op : r.operations()) {
-                    if (!(op instanceof PlannedOp.Delete)) {
-                        ops.add(op.kind() + " " + op.path().getFileName());
-                    }
-                }
-                if (!ops.isEmpty()) {
-                    out.add(new Finding(Finding.Kind.RECOVERY_WOULD_CHANGE, dir, dir, Map.of("operations", ops),
-                            List.of(segtool + " explain " + q + mode, segtool + " repair " + q + mode + " --apply")));
-                }
-            }
-        }
-        for (PlannedOp.Delete del : r.swept()) {
-            out.add(new Finding(Finding.Kind.SCRATCH_FILE, dir, del.path().toAbsolutePath().normalize(),
-                    Map.of("reason", del.reason(), "bytes", size(del.path())),
-                    List.of(segtool + " repair " + q + mode + " --apply   # the sweep quarantines it, as the next "
-                            + "boot would delete it")));
+        if (r == null) {
+            // no verdict, as scan gives none: the server refuses the node or this partition before segment
+            // recovery, or segtool cannot decide its inputs; what lies beside it is still reported
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("refusal", in.refusalJson());
+            d.put("reason", in.refusalLine());
+            out.add(new Finding(Finding.Kind.NO_VERDICT, dir, dir, d, List.of(segtool + " scan " + q + mode),
+                    ExitCode.of(in.refusal())));
+        } else {
+            verdict(r, in, dir, q, mode, survey, salvageTo, out);
         }
         for (Path fence : fences) {
             out.add(fence(dir, fence, survey, q, salvageTo, mode));
@@ -131,6 +140,78 @@ public final class Doctor {
             }
         }
         return out;
+    }
+
+    /** The findings of the partition's verdict: refused, unreadable, or what the next boot would change. */
+    private void verdict(PartitionReport r, PartitionInputs in, Path dir, String q, String mode,
+                         Salvager.Result survey, String salvageTo, List<Finding> out) throws IOException {
+        switch (r.outcome()) {
+            case REFUSED -> {
+                Map<String, Object> d = new LinkedHashMap<>();
+                d.put("variant", r.refusal().variant().name());
+                d.put("segment_start_offset", r.refusal().segmentStart());
+                d.put("fields", new LinkedHashMap<>(r.refusal().fields()));
+                if (survey != null) {
+                    d.put("salvageable_offsets", ranges(survey.archived()));
+                    d.put("lost_offsets", ranges(survey.lost()));
+                }
+                inputs(in, d);
+                out.add(new Finding(Finding.Kind.REFUSED_PARTITION, dir, dir, d, List.of(
+                        segtool + " explain " + q + mode,
+                        segtool + " salvage " + q + " -o " + salvageTo + " --format ndjson",
+                        segtool + " repair " + q + mode)));
+            }
+            case IO_ERROR -> {
+                Map<String, Object> d = new LinkedHashMap<>();
+                d.put("error", r.ioError());
+                inputs(in, d);
+                out.add(new Finding(Finding.Kind.UNREADABLE_PARTITION, dir, dir, d,
+                        List.of(segtool + " scan " + q + mode + " --debug")));
+            }
+            default -> {
+                List<String> ops = new ArrayList<>();
+                for (PlannedOp op : r.operations()) {
+                    if (!(op instanceof PlannedOp.Delete)) {
+                        ops.add(op.kind() + " " + op.path().getFileName());
+                    }
+                }
+                // the WAL's open changes the directory before segment recovery reads it (METADATA 6.7)
+                List<String> walOpen = in.wal().openChangesDirectory() ? in.wal().openActions() : List.of();
+                if (!ops.isEmpty() || !walOpen.isEmpty()) {
+                    Map<String, Object> d = new LinkedHashMap<>();
+                    d.put("operations", ops);
+                    if (!walOpen.isEmpty()) {
+                        d.put("wal_open", walOpen);
+                    }
+                    inputs(in, d);
+                    out.add(new Finding(Finding.Kind.RECOVERY_WOULD_CHANGE, dir, dir, d,
+                            List.of(segtool + " explain " + q + mode, segtool + " repair " + q + mode + " --apply")));
+                }
+            }
+        }
+        for (PlannedOp.Delete del : r.swept()) {
+            out.add(new Finding(Finding.Kind.SCRATCH_FILE, dir, del.path().toAbsolutePath().normalize(),
+                    Map.of("reason", del.reason(), "bytes", size(del.path())),
+                    List.of(segtool + " repair " + q + mode + " --apply   # the sweep quarantines it, as the next "
+                            + "boot would delete it")));
+        }
+    }
+
+    /**
+     * The inputs the verdict was reached with, as scan reports them: the durability and where it came from, and the
+     * WAL checkpoint (as {@code --wal-checkpoint} spells it, null when none) and where it came from.
+     */
+    private static void inputs(PartitionInputs in, Map<String, Object> d) {
+        d.put("durability", in.durability().value());
+        d.put("durability_from", in.durability().from());
+        Checkpoint c = in.wal().checkpoint();
+        d.put("checkpoint", c == null ? null : checkpoint(c));
+        d.put("checkpoint_from", in.wal().source());
+    }
+
+    private static String checkpoint(Checkpoint c) {
+        return Long.toUnsignedString(c.startOffset()) + ":" + Long.toUnsignedString(c.length()) + ":"
+                + Long.toUnsignedString(c.nextOffset());
     }
 
     private Finding fence(Path dir, Path fence, Salvager.Result survey, String q, String salvageTo, String mode)

@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Map;
 
-/** The {@code segtool.doctor/1} report (docs/doctor-json.md). */
+/** The {@code segtool.doctor/2} report (docs/doctor-json.md). */
 public final class DoctorJson {
-    public static final String SCHEMA = "segtool.doctor/1";
+    public static final String SCHEMA = "segtool.doctor/2";
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private DoctorJson() {
@@ -20,7 +20,15 @@ public final class DoctorJson {
         o.put("schema", SCHEMA);
         o.put("segtool_version", version);
         o.put("path", r.path().toAbsolutePath().normalize().toString());
-        o.put("enforce_fsync", r.durable());
+        // the command line's durability (null: none given, each topic's own from metadata/ or the default); the
+        // values each partition was judged with are in its findings' details. enforce_fsync is the #3970 name.
+        Boolean cli = r.cli().durable();
+        if (cli == null) {
+            o.putNull("durability");
+        } else {
+            o.put("durability", cli ? "persisted" : "replicated");
+        }
+        o.put("enforce_fsync", Boolean.TRUE.equals(cli));
         o.put("partitions", r.partitions());
         ObjectNode counts = o.putObject("counts");
         for (Finding.Kind k : Finding.Kind.values()) {

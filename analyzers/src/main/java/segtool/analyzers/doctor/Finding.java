@@ -11,13 +11,20 @@ import java.util.Map;
  * next command(s), in the order to run them. {@code details} holds plain values (String, Long, Boolean, lists and
  * maps of them) under snake_case keys; docs/doctor-json.md lists them per kind.
  */
-public record Finding(Kind kind, Path partition, Path path, Map<String, Object> details, List<String> next) {
+public record Finding(Kind kind, Path partition, Path path, Map<String, Object> details, List<String> next,
+                      int exitCode) {
     /** What was found; {@link #exitCode()} gives the exit code each kind contributes. */
     public enum Kind {
         /** Boot recovery refuses the partition (RECOVERY 7.1). */
         REFUSED_PARTITION(2),
         /** An I/O error prevented a verdict. */
         UNREADABLE_PARTITION(3),
+        /**
+         * No verdict, from the partition's inputs (METADATA): the server refuses the node or the partition before
+         * segment recovery (exit 2), the command line contradicts the metadata (64), or segtool cannot decide them
+         * (3); the finding's own {@link Finding#exitCode()} says which.
+         */
+        NO_VERDICT(3),
         /** Boot recovery would change files (truncate, rebuild an index, fence). */
         RECOVERY_WOULD_CHANGE(1),
         /** A {@code <partition>.fenced.<n>} directory. */
@@ -51,7 +58,8 @@ public record Finding(Kind kind, Path partition, Path path, Map<String, Object> 
         next = List.copyOf(next);
     }
 
-    public int exitCode() {
-        return kind.exitCode();
+    /** A finding contributing its kind's exit code. */
+    public Finding(Kind kind, Path partition, Path path, Map<String, Object> details, List<String> next) {
+        this(kind, partition, path, details, next, kind.exitCode());
     }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import segtool.analyzers.inputs.InputsResolver;
 import segtool.analyzers.layout.Targets;
 import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.recovery.RecoveryOptions;
@@ -62,7 +63,7 @@ class DoctorTest {
         Files.write(scratch.resolve("00000000000000000000.index.staging"), new byte[24]);
         partition(5, "healthy");
 
-        Doctor.Report r = new Doctor(ENGINE, "segtool").examine(data, Targets.resolve(data).partitions(), false);
+        Doctor.Report r = new Doctor(ENGINE, "segtool").examine(data, Targets.resolve(data).partitions(), InputsResolver.CommandLine.none());
         assertEquals(5, r.partitions());
         assertEquals(List.of("refused_partition", "fence", "fence", "quarantine", "scratch_file"),
                 r.findings().stream().map(f -> f.kind().json()).toList());
@@ -105,7 +106,7 @@ class DoctorTest {
     @Test
     void cleanDataDirectory_nothingNeedsAttention() throws IOException {
         partition(1, "healthy");
-        Doctor.Report r = new Doctor(ENGINE, "segtool").examine(data, Targets.resolve(data).partitions(), false);
+        Doctor.Report r = new Doctor(ENGINE, "segtool").examine(data, Targets.resolve(data).partitions(), InputsResolver.CommandLine.none());
         assertEquals(List.of(), r.findings());
         assertEquals(0, r.exitCode());
     }

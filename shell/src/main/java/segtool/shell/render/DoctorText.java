@@ -22,7 +22,9 @@ public final class DoctorText {
             w.println("  " + headline(f, style));
             if (!quiet) {
                 for (Map.Entry<String, Object> e : f.details().entrySet()) {
-                    w.println("      " + e.getKey() + ": " + show(e.getValue()));
+                    if (e.getValue() != null) {
+                        w.println("      " + e.getKey() + ": " + show(e.getValue()));
+                    }
                 }
                 for (String n : f.next()) {
                     w.println("    next: " + n);
@@ -42,6 +44,7 @@ public final class DoctorText {
                     + d.get("fields")) + (d.containsKey("lost_offsets") ? "; lost offsets "
                     + show(d.get("lost_offsets")) + ", salvageable " + show(d.get("salvageable_offsets")) : "");
             case UNREADABLE_PARTITION -> style.paint(Style.Paint.RED, "cannot be judged: " + d.get("error"));
+            case NO_VERDICT -> style.paint(Style.Paint.RED, "no verdict: " + d.get("reason"));
             case RECOVERY_WOULD_CHANGE -> "the next boot would change files: " + show(d.get("operations"));
             case FENCE -> "fence " + name + " (fenced " + d.get("fenced_at") + "): " + d.get("records_that_verify")
                     + " record(s) that verify, offsets " + show(d.get("offsets"));
