@@ -133,16 +133,7 @@ public final class CompareCommand implements Callable<Integer> {
      * checkpoint, the identity), the command line's where there is no metadata, as scan does.
      */
     static InputsResolver resolver(CommandSpec spec, VerdictOptions verdict) {
-        try {
-            InputsResolver r = new InputsResolver(verdict.inputs());
-            if (verdict.aliasNote() != null) {
-                spec.commandLine().getErr().println("segtool: note: " + verdict.aliasNote());
-                spec.commandLine().getErr().flush();
-            }
-            return r;
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
+        return new InputsResolver(verdict.inputs(spec));
     }
 
     /** The partitions PATH names (a crash dump is extracted first), checked to have partition ids. */

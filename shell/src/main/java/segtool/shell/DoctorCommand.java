@@ -3,7 +3,6 @@ package segtool.shell;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -58,16 +57,7 @@ public final class DoctorCommand implements Callable<Integer> {
         if (verdict.partitionId != null) {
             partitions = partitions.stream().map(p -> p.withPartitionId(verdict.partitionId)).toList();
         }
-        InputsResolver.CommandLine cli;
-        try {
-            cli = verdict.inputs();
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
-        if (verdict.aliasNote() != null) {
-            spec.commandLine().getErr().println("segtool: note: " + verdict.aliasNote());
-            spec.commandLine().getErr().flush();
-        }
+        InputsResolver.CommandLine cli = verdict.inputs(spec);
         // the checkpoint is each partition's own (from its inputs), as scan judges it
         Doctor doctor = new Doctor(new RecoveryEngine(verdict.engineOptions().withCheckpoint(null)), "segtool");
         Doctor.Report r = doctor.examine(t.path(), partitions.stream().map(PartitionPath.class::cast).toList(), cli);

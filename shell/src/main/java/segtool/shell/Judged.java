@@ -80,17 +80,7 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
                         + ": the directory name is not a partition id; pass --partition-id N");
             }
         }
-        InputsResolver.CommandLine cli;
-        try {
-            cli = verdict.inputs();
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
-        if (verdict.aliasNote() != null) {
-            spec.commandLine().getErr().println("segtool: note: " + verdict.aliasNote());
-            spec.commandLine().getErr().flush();
-        }
-        InputsResolver resolver = new InputsResolver(cli);
+        InputsResolver resolver = new InputsResolver(verdict.inputs(spec));
         PartitionInputs[] resolved = new PartitionInputs[partitions.size()];
         RecoveryOptions options = verdict.engineOptions().withCheckpoint(null).withThreads(threads);
         DataDirJudge judge = new DataDirJudge(options, threads);

@@ -77,6 +77,24 @@ public final class VerdictOptions {
         return new InputsResolver.CommandLine(commandLineDurable(), overrideDurability, checkpoint);
     }
 
+    /**
+     * {@link #inputs()} for command {@code spec}: options that disagree are a usage error, and {@code --enforce-fsync}
+     * prints its note (today's name) on stderr first.
+     */
+    public InputsResolver.CommandLine inputs(CommandLine.Model.CommandSpec spec) {
+        InputsResolver.CommandLine cli;
+        try {
+            cli = inputs();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (aliasNote() != null) {
+            spec.commandLine().getErr().println("segtool: note: " + aliasNote());
+            spec.commandLine().getErr().flush();
+        }
+        return cli;
+    }
+
     /** The engine options these flags ask for (the checkpoint is per partition, from {@link #inputs}). */
     public RecoveryOptions engineOptions() {
         RecoveryOptions o = RecoveryOptions.defaults().withMaxMessageSizeUpper(maxMessageSizeUpper);

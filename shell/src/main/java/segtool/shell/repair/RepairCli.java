@@ -72,16 +72,7 @@ final class RepairCli {
      * command-line value for every partition.
      */
     static List<PartitionInputs> inputs(CommandSpec spec, List<PartitionPath> partitions, VerdictOptions verdict) {
-        InputsResolver.CommandLine cli;
-        try {
-            cli = verdict.inputs();
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
-        if (verdict.aliasNote() != null) {
-            spec.commandLine().getErr().println("segtool: note: " + verdict.aliasNote());
-        }
-        return new InputsResolver(cli).resolve(partitions);
+        return new InputsResolver(verdict.inputs(spec)).resolve(partitions);
     }
 
     /** The repairer for one partition: the engine options with that partition's checkpoint. */
