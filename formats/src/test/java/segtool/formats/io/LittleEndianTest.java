@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The buffer reads give the same little-endian values whatever kind of buffer holds the bytes (direct ones are read by
@@ -18,14 +19,20 @@ import org.junit.jupiter.api.Test;
 class LittleEndianTest {
     private static final int N = 64;
 
+    @TempDir
+    static java.nio.file.Path dir;
+
     private static byte[] bytes() {
         byte[] b = new byte[N];
         new Random(7).nextBytes(b);
         return b;
     }
 
-    /** The same 64 bytes in every kind of buffer: heap, direct, read-only, big-endian order, a slice of a larger one. */
-    private static List<ByteBuffer> buffers() {
+    /**
+     * The same 64 bytes in every kind of buffer: heap, direct, read-only, big-endian order, a slice of a larger one,
+     * a mapping of a file; some with their position moved (the reads index from 0 whatever the position).
+     */
+    private static List<ByteBuffer> buffers() throws java.io.IOException {
         byte[] b = bytes();
         List<ByteBuffer> out = new ArrayList<>();
         out.add(ByteBuffer.wrap(b.clone()));
@@ -41,6 +48,16 @@ class LittleEndianTest {
         larger.put(b);
         larger.position(13);
         out.add(larger.slice());
+        out.add(direct.duplicate().position(9));
+        out.add(direct.asReadOnlyBuffer().order(ByteOrder.BIG_ENDIAN).position(5));
+        out.add(ByteBuffer.wrap(b.clone()).position(8));
+        java.nio.file.Path file = dir.resolve("bytes");
+        java.nio.file.Files.write(file, b);
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
+            java.nio.MappedByteBuffer mapped = ch.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, N);
+            out.add(mapped);
+            out.add(mapped.duplicate().position(33));
+        }
         return out;
     }
 
@@ -52,8 +69,15 @@ class LittleEndianTest {
         return v;
     }
 
+    /** On this JVM (Unsafe present, little-endian) direct buffers really are read by address. */
     @Test
-    void everyKindOfBufferReadsTheSameLittleEndianValues() {
+    void theAddressPathIsTheOneTaken() {
+        assertEquals(ByteOrder.LITTLE_ENDIAN, ByteOrder.nativeOrder());
+        org.junit.jupiter.api.Assertions.assertTrue(UnsafeAccess.bufferAddressOffset() >= 0);
+    }
+
+    @Test
+    void everyKindOfBufferReadsTheSameLittleEndianValues() throws Exception {
         byte[] b = bytes();
         for (ByteBuffer buf : buffers()) {
             for (int at = 0; at + 8 <= N; at++) {
@@ -61,12 +85,14 @@ class LittleEndianTest {
                 assertEquals(expected(b, at, 4), LittleEndian.u32(buf, at), buf + " u32 at " + at);
             }
             assertEquals(expected(b, N - 4, 4), LittleEndian.u32(buf, N - 4));
-            assertEquals(0, buf.position(), "position left alone");
+            int position = buf.position();
+            LittleEndian.u64(buf, 3);
+            assertEquals(position, buf.position(), "position left alone");
         }
     }
 
     @Test
-    void noReadPastTheLimitOrBeforeZero() {
+    void noReadPastTheLimitOrBeforeZero() throws Exception {
         for (ByteBuffer buf : buffers()) {
             ByteBuffer limited = buf.duplicate().limit(20);
             assertEquals(LittleEndian.u64(buf, 12), LittleEndian.u64(limited, 12));
