@@ -2,7 +2,9 @@ package segtool.shell;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -13,7 +15,7 @@ import segtool.analyzers.doctor.DoctorJson;
 import segtool.analyzers.doctor.Finding;
 import segtool.analyzers.inputs.InputsResolver;
 import segtool.analyzers.layout.Targets;
-import segtool.analyzers.recovery.RecoveryEngine;
+import segtool.analyzers.recovery.RecoveryOptions;
 import segtool.analyzers.report.ScanJson;
 import segtool.formats.naming.PartitionPath;
 import segtool.shell.options.OutputOptions;
@@ -33,7 +35,9 @@ import segtool.shell.render.DoctorText;
             "%n--json prints the segtool.doctor/2 report (docs/doctor-json.md)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:nothing needs attention", "1:something needs attention (listed); no partition is refused",
-            "2:at least one partition is refused (by recovery, or by the server before it)", "3:a partition, its inputs or a quarantine could not be read",
+            "2:at least one partition is refused (by recovery, or by the server before it)",
+            "3:a partition, its inputs or a quarantine could not be read",
+            "5:latent damage is the worst finding: bytes boot does not read fail verification",
             "64:usage error, or a --durability that contradicts a topic's stored durability", "130:cancelled (Ctrl-C)"},
         footer = {"%nExamples:", "  segtool doctor /var/lib/iggy", "  segtool doctor /var/lib/iggy --json | jq "
                 + "'.findings[] | select(.kind == \"fence\")'"})
@@ -53,14 +57,22 @@ public final class DoctorCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Targets t = ShellSession.targets(spec, ShellSession.resolve(spec, target));
-        var partitions = t.partitions();
-        if (verdict.partitionId != null) {
-            partitions = partitions.stream().map(p -> p.withPartitionId(verdict.partitionId)).toList();
+        if (t.segment() != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), target + ": names one segment; doctor examines "
+                    + "whole partitions: pass " + t.partitions().get(0).directory() + " (or its data directory)");
         }
+        // the partitions and their inputs exactly as scan takes them
+        List<PartitionPath> partitions = Judged.partitions(spec, t, verdict);
         InputsResolver.CommandLine cli = verdict.inputs(spec);
-        // the checkpoint is each partition's own (from its inputs), as scan judges it
-        Doctor doctor = new Doctor(new RecoveryEngine(verdict.engineOptions().withCheckpoint(null)), "segtool");
-        Doctor.Report r = doctor.examine(t.path(), partitions.stream().map(PartitionPath.class::cast).toList(), cli);
+        boolean dump = Dumps.isArchive(target) || Dumps.isAddress(target.toString());
+        Doctor doctor = new Doctor(verdict.engineOptions(), RecoveryOptions.defaultThreads(),
+                new Doctor.Next("segtool", verdict.flags(), verdict.recordFlags(), dump));
+        Doctor.Report r;
+        try {
+            r = doctor.examine(t.path(), partitions, cli);
+        } catch (InterruptedException e) {
+            throw new Cancelled();
+        }
         PrintWriter out = spec.commandLine().getOut();
         if (output.json) {
             out.println(ScanJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(

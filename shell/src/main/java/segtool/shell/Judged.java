@@ -64,24 +64,9 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
         if (selection != null) {
             targets = selection.apply(targets);
         }
-        Path target = targets.path();
         String path = paths.isEmpty() ? null : String.join(" ", paths);
-        List<PartitionPath> partitions = new ArrayList<>(targets.partitions());
-        if (verdict.partitionId != null) {
-            if (partitions.size() != 1) {
-                throw new CommandLine.ParameterException(spec.commandLine(),
-                        "--partition-id applies to a single partition, but " + target + " holds " + partitions.size());
-            }
-            partitions.set(0, partitions.get(0).withPartitionId(verdict.partitionId));
-        }
-        for (PartitionPath p : partitions) {
-            if (verdict.partitionId == null && !p.hasPartitionId()) {
-                throw new CommandLine.ParameterException(spec.commandLine(), p.directory()
-                        + ": the directory name is not a partition id; pass --partition-id N");
-            }
-        }
+        List<PartitionPath> partitions = partitions(spec, targets, verdict);
         InputsResolver resolver = new InputsResolver(verdict.inputs(spec));
-        PartitionInputs[] resolved = new PartitionInputs[partitions.size()];
         RecoveryOptions options = verdict.engineOptions().withCheckpoint(null).withThreads(threads);
         DataDirJudge judge = new DataDirJudge(options, threads);
         Judged result;
@@ -89,24 +74,18 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
         try (Progress progress = Progress.start(output, "judging", forced != null
                 && Boolean.TRUE.equals(forced.getValue()), segtool.shell.render.Terminals.width(
                 ShellSession.of(spec).terminal()), System.err)) {
-            // each partition's inputs are read on the thread that judges it
-            List<DataDirJudge.Judgement> judged = judge.judge(partitions, i -> {
-                PartitionInputs in = resolver.resolve(partitions.get(i));
-                resolved[i] = in;
-                return in.judgeable() ? new DataDirJudge.Mode(in.durability().durable(), in.wal().checkpoint())
-                        : null;
-            }, both, latent, progress);
+            List<DataDirJudge.WithInputs> judged = judge.judge(partitions, resolver, both, latent, progress);
             // An interrupt during a read closes the channel and surfaces as an I/O error in the report; the flag
             // is still set, and it means "cancelled", not "cannot read".
             if (Thread.interrupted()) {
                 throw new Cancelled();
             }
-            List<PartitionInputs> inputs = List.of(resolved);
+            List<PartitionInputs> inputs = new ArrayList<>();
             List<PartitionReport> reports = new ArrayList<>();
             List<LatentDamage.Report> checked = new ArrayList<>();
-            for (int i = 0; i < inputs.size(); i++) {
-                PartitionInputs in = inputs.get(i);
-                DataDirJudge.Judgement j = judged.get(i);
+            for (DataDirJudge.WithInputs j : judged) {
+                PartitionInputs in = j.inputs();
+                inputs.add(in);
                 reports.add(j.report() != null ? j.report()
                         : PartitionReport.notJudged(in.partition(), false, in.refusalLine()));
                 checked.add(j.latent());
@@ -127,6 +106,28 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
         }
         err.flush();
         return result;
+    }
+
+    /**
+     * The partitions of {@code targets} as the verdict options name them: {@code --partition-id} applies to a single
+     * partition (a usage error otherwise), and without it every directory name must be a partition id.
+     */
+    static List<PartitionPath> partitions(CommandSpec spec, Targets targets, VerdictOptions verdict) {
+        List<PartitionPath> partitions = new ArrayList<>(targets.partitions());
+        if (verdict.partitionId != null) {
+            if (partitions.size() != 1) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--partition-id applies to a single "
+                        + "partition, but " + targets.path() + " holds " + partitions.size());
+            }
+            partitions.set(0, partitions.get(0).withPartitionId(verdict.partitionId));
+        }
+        for (PartitionPath p : partitions) {
+            if (verdict.partitionId == null && !p.hasPartitionId()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), p.directory()
+                        + ": the directory name is not a partition id; pass --partition-id N");
+            }
+        }
+        return partitions;
     }
 
     /** Several PATHs as one: their partitions in order (each once), named from the PATHs' common parent. */

@@ -12,10 +12,27 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code doctor} on the command line: text, JSON and the exit codes. */
 class DoctorCommandTest {
     private static final Path GALLERY = Path.of("..", "samples", "gallery");
+
+    @TempDir
+    Path root;
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                Path t = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(t);
+                } else {
+                    Files.copy(p, t);
+                }
+            }
+        }
+    }
 
     @Test
     void healthy_nothingNeedsAttention_exit0() {
@@ -125,5 +142,104 @@ class DoctorCommandTest {
         }
         assertEquals("persisted", j.at("/findings/0/details/durability").asText());
         assertFalse(j.at("/findings/0/details/durability_from").asText().contains("metadata"), j.toString());
+    }
+
+    /** Latent damage is reported as scan reports it (exit 5), with the stretch's bytes, offsets and check. */
+    @Test
+    void latentDamage_asScanReportsIt_exit5() throws Exception {
+        Path shape = GALLERY.resolve("interior-damage-below-last-entry");
+        Cli.Result r = Cli.run("doctor", shape, "--durability=persisted", "--json");
+        assertEquals(ExitCodes.LATENT, r.exit(), r.toString());
+        assertEquals(ExitCodes.LATENT, Cli.run("scan", "-q", shape, "--durability=persisted").exit());
+        JsonNode f = new ObjectMapper().readTree(r.out()).at("/findings/0");
+        assertEquals("latent_damage", f.get("kind").asText());
+        assertEquals(315, f.at("/details/stretches/0/from").asLong());
+        assertEquals(782, f.at("/details/stretches/0/to").asLong());
+        assertEquals("1..3", f.at("/details/stretches/0/offsets").asText());
+        assertTrue(f.at("/details/stretches/0/check").asText().contains("message 0 checksum mismatch"), f.toString());
+    }
+
+    /** --partition-id, a directory name that is no partition id, and a segment PATH are taken as scan takes them. */
+    @Test
+    void partitionIdAndPaths_asScanTakesThem_exit64() throws IOException {
+        Cli.Result many = Cli.run("doctor", GALLERY.resolve("data-dir"), "--partition-id", "1");
+        assertEquals(64, many.exit(), many.toString());
+        assertTrue(many.err().contains("--partition-id applies to a single partition, but "), many.err());
+        Path named = root.resolve("a");
+        copyTree(GALLERY.resolve("healthy/streams/1/topics/1/partitions/1"), named);
+        Cli.Result unnamed = Cli.run("doctor", named);
+        assertEquals(64, unnamed.exit(), unnamed.toString());
+        assertTrue(unnamed.err().contains("the directory name is not a partition id; pass --partition-id N"),
+                unnamed.err());
+        Cli.Result given = Cli.run("doctor", named, "--partition-id", "1");
+        assertEquals(0, given.exit(), given.toString());
+        Cli.Result segment = Cli.run("doctor", named.resolve("00000000000000000000.log"), "--partition-id", "1");
+        assertEquals(64, segment.exit(), segment.toString());
+        assertTrue(segment.err().contains("names one segment; doctor examines whole partitions"), segment.err());
+    }
+
+    /** Every next command carries the options that changed the verdict, so that it judges as doctor did. */
+    @Test
+    void nextCommands_carryPartitionIdAndTheSizeLimit() throws Exception {
+        Path p = root.resolve("7");
+        copyTree(GALLERY.resolve("hole/streams/1/topics/1/partitions/1"), p);
+        Cli.Result r = Cli.run("doctor", p, "--partition-id", "1", "--max-message-size-upper", "1048576", "--json");
+        assertEquals(2, r.exit(), r.toString());
+        JsonNode next = new ObjectMapper().readTree(r.out()).at("/findings/0/next");
+        assertEquals(3, next.size(), next.toString());
+        for (JsonNode n : next) {
+            assertTrue(n.asText().contains(" --partition-id=1") && n.asText().contains(" --max-message-size-upper="
+                    + "1048576"), n.toString());
+        }
+        assertFalse(next.get(1).asText().contains("--durability"), "salvage takes no durability: " + next);
+        for (int i = 0; i < 3; i += 2) {
+            String[] argv = next.get(i).asText().replaceFirst("^segtool ", "").split(" ");
+            assertEquals(2, Cli.run((Object[]) argv).exit(), next.get(i).asText());
+        }
+    }
+
+    /** An index the next boot re-installs identical to the one on disk changes nothing: clean, as scan says. */
+    @Test
+    void identicalIndexReinstall_isClean_asScanSays() throws IOException {
+        Path data = root.resolve("wc");
+        copyTree(GALLERY.resolve("wal-checkpoint"), data);
+        assertEquals(0, Cli.run("repair", data, "--apply", "-y").exit());
+        Path parent = data.resolve("streams/0/topics/0/partitions");
+        try (Stream<Path> s = Files.list(parent)) {
+            for (Path q : s.filter(x -> x.getFileName().toString().contains(".segtool-quarantine.")).toList()) {
+                try (Stream<Path> w = Files.walk(q)) {
+                    for (Path x : w.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                        Files.delete(x);
+                    }
+                }
+            }
+        }
+        assertEquals(0, Cli.run("scan", "-q", data).exit());
+        Cli.Result r = Cli.run("doctor", data);
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.out().contains("nothing needs attention"), r.out());
+    }
+
+    /** On a crash dump no repair can run: the next commands say so instead of naming one that exits 64. */
+    @Test
+    void crashDump_noRepairSuggested() throws Exception {
+        Path dump = root.resolve("torn.tar.lz4");
+        assertEquals(0, Cli.run("pack", GALLERY.resolve("torn-tail"), "-o", dump).exit());
+        Cli.Result r = Cli.run("doctor", dump, "--json");
+        assertEquals(Cli.run("scan", "-q", dump).exit(), r.exit(), r.toString());
+        JsonNode next = new ObjectMapper().readTree(r.out()).at("/findings/0/next");
+        assertTrue(next.toString().contains("a crash dump is read-only"), next.toString());
+        for (JsonNode n : next) {
+            assertFalse(n.asText().startsWith("segtool repair"), next.toString());
+        }
+    }
+
+    /** The sweep's naming warning is a finding, with the canonical name the server reads instead. */
+    @Test
+    void nonCanonicalName_isReported() {
+        Cli.Result r = Cli.run("doctor", GALLERY.resolve("non-canonical-names"));
+        assertEquals(1, r.exit(), r.toString());
+        assertTrue(r.out().contains("segment naming: 5.log: non-canonical segment name; the server reads "
+                + "00000000000000000005.log instead"), r.out());
     }
 }

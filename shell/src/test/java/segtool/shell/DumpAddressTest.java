@@ -69,8 +69,15 @@ class DumpAddressTest {
             assertEquals(n.exit(), d.exit(), run[0] + ": " + d);
             assertTrue(d.exit() == 0 || d.exit() == 1, run[0] + ": " + d);
             noTempPaths(d);
-            assertEquals(n.out().replace(node.toString(), "X"), d.out().replace(dump + "::", "X/")
-                    .replace(dump.toString(), "X"), run[0] + ": the same report, the dump named by its address");
+            String onDir = n.out().replace(node.toString(), "X");
+            String onDump = d.out().replace(dump + "::", "X/").replace(dump.toString(), "X");
+            if (run[0].equals("doctor")) {
+                // a dump is read-only: doctor offers no repair on it, and says why, where the directory gets one
+                assertTrue(onDump.contains("next: # a crash dump is read-only: extract it"), onDump);
+                onDir = onDir.replaceAll("(?m)^ +next: segtool repair .*\n", "");
+                onDump = onDump.replaceAll("(?m)^ +next: # a crash dump is read-only.*\n", "");
+            }
+            assertEquals(onDir, onDump, run[0] + ": the same report, the dump named by its address");
         }
     }
 

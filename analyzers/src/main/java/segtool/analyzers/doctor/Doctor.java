@@ -13,10 +13,13 @@ import java.util.Map;
 import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.inputs.InputsResolver;
 import segtool.analyzers.inputs.PartitionInputs;
+import segtool.analyzers.layout.DataDirJudge;
 import segtool.analyzers.recovery.Checkpoint;
+import segtool.analyzers.recovery.LatentDamage;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.PlannedOp;
-import segtool.analyzers.recovery.RecoveryEngine;
+import segtool.analyzers.recovery.RecoveryOptions;
+import segtool.analyzers.recovery.SegmentReport;
 import segtool.analyzers.repair.Companions;
 import segtool.analyzers.repair.Manifest;
 import segtool.analyzers.repair.Quarantine;
@@ -55,53 +58,56 @@ public final class Doctor {
         }
     }
 
-    private final RecoveryEngine engine;
-    private final String segtool;
-
-    /** {@code segtool} is how to name the tool in the next commands ({@code segtool}, or a path to it). */
-    public Doctor(RecoveryEngine engine, String segtool) {
-        this.engine = engine;
-        this.segtool = segtool;
+    /**
+     * How the next commands are spelled: {@code segtool} names the tool ({@code segtool}, or a path to it);
+     * {@code verdict} holds the command line's options that change a verdict, repeated on every command that judges
+     * ({@code " --durability=persisted"}), {@code records} those that change which records verify (for salvage);
+     * {@code readOnly} when the partitions are a crash dump's extraction, which no repair may change.
+     */
+    public record Next(String segtool, String verdict, String records, boolean readOnly) {
+        public static Next plain(String segtool) {
+            return new Next(segtool, "", "", false);
+        }
     }
 
+    private final RecoveryOptions options;
+    private final int threads;
+    private final Next next;
+    private final String segtool;
+
+    /** Judges with {@code options} (each partition's checkpoint comes from its inputs) on {@code threads} cores. */
+    public Doctor(RecoveryOptions options, int threads, Next next) {
+        this.options = options.withCheckpoint(null);
+        this.threads = threads;
+        this.next = next;
+        this.segtool = next.segtool();
+    }
+
+    /**
+     * Examines {@code partitions}: each is judged as scan judges it ({@link DataDirJudge} with the inputs
+     * {@link InputsResolver} reads for it under {@code cli}, the latent-damage check included), then what lies beside
+     * it is looked at.
+     */
     public Report examine(Path path, List<PartitionPath> partitions, InputsResolver.CommandLine cli)
-            throws IOException {
+            throws IOException, InterruptedException {
+        List<DataDirJudge.WithInputs> judged = new DataDirJudge(options.withThreads(threads), threads)
+                .judge(partitions, new InputsResolver(cli), false, true, DataDirJudge.Progress.NONE);
         List<Finding> out = new ArrayList<>();
-        String mode = flags(cli);
         Companions companions = new Companions();
-        InputsResolver inputs = new InputsResolver(cli);
-        for (PartitionPath p : partitions) {
-            out.addAll(partition(p, inputs.resolve(p), mode, companions));
+        for (int i = 0; i < partitions.size(); i++) {
+            out.addAll(partition(partitions.get(i), judged.get(i), companions));
         }
         return new Report(path, cli, partitions.size(), out);
     }
 
-    /** The command line's input options, repeated on every next command so that it judges as doctor did. */
-    static String flags(InputsResolver.CommandLine cli) {
-        StringBuilder b = new StringBuilder();
-        if (cli.durable() != null) {
-            b.append(" --durability=").append(cli.durable() ? "persisted" : "replicated");
-        }
-        if (cli.override()) {
-            b.append(" --override-durability");
-        }
-        if (cli.checkpoint() != null) {
-            b.append(" --wal-checkpoint=").append(checkpoint(cli.checkpoint()));
-        }
-        return b.toString();
-    }
-
-    private List<Finding> partition(PartitionPath p, PartitionInputs in, String mode, Companions companions)
+    private List<Finding> partition(PartitionPath p, DataDirJudge.WithInputs j, Companions companions)
             throws IOException {
         List<Finding> out = new ArrayList<>();
         Path dir = p.directory().toAbsolutePath().normalize();
         String q = quote(dir.toString());
-        PartitionReport r = null;
-        if (in.judgeable()) {
-            // the engine judges the directory as the WAL's open leaves it (the checkpoint's view), in the topic's mode
-            r = new RecoveryEngine(engine.options().withCheckpoint(in.wal().checkpoint()))
-                    .judge(p, in.durability().durable());
-        }
+        String mode = next.verdict();
+        PartitionInputs in = j.inputs();
+        PartitionReport r = j.report();
         // the parent is listed once for all partitions, not twice per partition (quadratic in a big data directory)
         boolean beside = companions.mayHave(dir);
         List<Path> fences = beside ? Salvager.fences(dir) : List.of();
@@ -111,7 +117,7 @@ public final class Doctor {
         if (r != null && r.outcome() == PartitionReport.Outcome.REFUSED || !fences.isEmpty()) {
             try {
                 survey = new Salvager(Salvager.Options.defaults("doctor")
-                        .withMaxBatchBytes(engine.options().maxBatchBytes())).survey(p, problems);
+                        .withMaxBatchBytes(options.maxBatchBytes())).survey(p, problems);
             } catch (IOException e) {
                 survey = null;
                 problems.add(e.getMessage());
@@ -128,7 +134,8 @@ public final class Doctor {
             out.add(new Finding(Finding.Kind.NO_VERDICT, dir, dir, d, List.of(segtool + " scan " + q + mode),
                     ExitCode.of(in.refusal())));
         } else {
-            verdict(r, in, dir, q, mode, survey, salvageTo, out);
+            verdict(r, in, dir, q, survey, salvageTo, out);
+            latent(j.latent(), r, in, dir, q, out);
         }
         for (Path fence : fences) {
             out.add(fence(dir, fence, survey, q, salvageTo, mode));
@@ -142,9 +149,23 @@ public final class Doctor {
         return out;
     }
 
-    /** The findings of the partition's verdict: refused, unreadable, or what the next boot would change. */
-    private void verdict(PartitionReport r, PartitionInputs in, Path dir, String q, String mode,
-                         Salvager.Result survey, String salvageTo, List<Finding> out) throws IOException {
+    /** The repair command, or, for a crash dump's extraction, why there is none. */
+    private List<String> repair(String q, String mode, String apply) {
+        if (next.readOnly()) {
+            return List.of("# a crash dump is read-only: extract it and run " + segtool + " repair on the copy, or "
+                    + "on the node's data directory itself");
+        }
+        return List.of(segtool + " repair " + q + mode + apply);
+    }
+
+    /**
+     * The findings of the partition's verdict: refused, unreadable, or what the next boot would change (the WAL's
+     * open first, then recovery's pass C on each segment whose files it changes: an index re-installed identical to
+     * the one on disk changes nothing, RECOVERY 7.2); then the sweep's deletions and naming warnings.
+     */
+    private void verdict(PartitionReport r, PartitionInputs in, Path dir, String q, Salvager.Result survey,
+                         String salvageTo, List<Finding> out) throws IOException {
+        String mode = next.verdict();
         switch (r.outcome()) {
             case REFUSED -> {
                 Map<String, Object> d = new LinkedHashMap<>();
@@ -156,10 +177,11 @@ public final class Doctor {
                     d.put("lost_offsets", ranges(survey.lost()));
                 }
                 inputs(in, d);
-                out.add(new Finding(Finding.Kind.REFUSED_PARTITION, dir, dir, d, List.of(
-                        segtool + " explain " + q + mode,
-                        segtool + " salvage " + q + " -o " + salvageTo + " --format ndjson",
-                        segtool + " repair " + q + mode)));
+                List<String> cmds = new ArrayList<>();
+                cmds.add(segtool + " explain " + q + mode);
+                cmds.add(segtool + " salvage " + q + " -o " + salvageTo + " --format ndjson" + next.records());
+                cmds.addAll(repair(q, mode, ""));
+                out.add(new Finding(Finding.Kind.REFUSED_PARTITION, dir, dir, d, cmds));
             }
             case IO_ERROR -> {
                 Map<String, Object> d = new LinkedHashMap<>();
@@ -169,32 +191,72 @@ public final class Doctor {
                         List.of(segtool + " scan " + q + mode + " --debug")));
             }
             default -> {
-                List<String> ops = new ArrayList<>();
-                for (PlannedOp op : r.operations()) {
-                    if (!(op instanceof PlannedOp.Delete)) {
-                        ops.add(op.kind() + " " + op.path().getFileName());
+                if (r.bootChangesFiles()) {
+                    List<String> ops = new ArrayList<>();
+                    for (SegmentReport s : r.segments()) {
+                        if (s.changesFiles()) {
+                            for (PlannedOp op : s.operations()) {
+                                ops.add(op.kind() + " " + op.path().getFileName());
+                            }
+                        }
                     }
-                }
-                // the WAL's open changes the directory before segment recovery reads it (METADATA 6.7)
-                List<String> walOpen = in.wal().openChangesDirectory() ? in.wal().openActions() : List.of();
-                if (!ops.isEmpty() || !walOpen.isEmpty()) {
                     Map<String, Object> d = new LinkedHashMap<>();
                     d.put("operations", ops);
-                    if (!walOpen.isEmpty()) {
-                        d.put("wal_open", walOpen);
+                    if (r.walOpenChangesFiles()) {
+                        // the WAL's open changes the directory before segment recovery reads it (METADATA 6.7)
+                        d.put("wal_open", in.wal().openActions());
                     }
                     inputs(in, d);
-                    out.add(new Finding(Finding.Kind.RECOVERY_WOULD_CHANGE, dir, dir, d,
-                            List.of(segtool + " explain " + q + mode, segtool + " repair " + q + mode + " --apply")));
+                    List<String> cmds = new ArrayList<>();
+                    cmds.add(segtool + " explain " + q + mode);
+                    cmds.addAll(repair(q, mode, " --apply"));
+                    if (!ops.isEmpty() || r.walOpenChangesFiles()) {
+                        out.add(new Finding(Finding.Kind.RECOVERY_WOULD_CHANGE, dir, dir, d, cmds));
+                    }
                 }
             }
         }
         for (PlannedOp.Delete del : r.swept()) {
             out.add(new Finding(Finding.Kind.SCRATCH_FILE, dir, del.path().toAbsolutePath().normalize(),
                     Map.of("reason", del.reason(), "bytes", size(del.path())),
-                    List.of(segtool + " repair " + q + mode + " --apply   # the sweep quarantines it, as the next "
-                            + "boot would delete it")));
+                    next.readOnly() ? repair(q, mode, "") : List.of(segtool + " repair " + q + mode
+                            + " --apply   # the sweep quarantines it, as the next boot would delete it")));
         }
+        for (String warning : r.warnings()) {
+            // the sweep's naming warnings (RECOVERY 3, 11.2): a .log the server reads under another name, or not
+            out.add(new Finding(Finding.Kind.NON_CANONICAL_NAME, dir, dir, Map.of("warning", warning),
+                    List.of(segtool + " segments " + q)));
+        }
+    }
+
+    /**
+     * Latent damage (RECOVERY 11.1), as scan reports it: bytes of a log boot does not read in durable mode whose
+     * records fail verification; the verdict stands, readers will fail there. Exit 5 when it is the worst finding.
+     */
+    private void latent(LatentDamage.Report l, PartitionReport r, PartitionInputs in, Path dir, String q,
+                        List<Finding> out) {
+        if (l == null || !l.damaged() || r.outcome() == PartitionReport.Outcome.IO_ERROR) {
+            return;
+        }
+        List<Map<String, Object>> stretches = new ArrayList<>();
+        for (LatentDamage.Segment s : l.segments()) {
+            for (LatentDamage.Finding f : s.findings()) {
+                Map<String, Object> one = new LinkedHashMap<>();
+                one.put("segment_start_offset", s.start());
+                one.put("from", f.from());
+                one.put("to", f.to());
+                if (f.hasOffsets()) {
+                    one.put("offsets", U64.str(f.firstOffset()) + ".." + U64.str(f.lastOffset()));
+                }
+                one.put("check", f.check());
+                stretches.add(one);
+            }
+        }
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("stretches", stretches);
+        inputs(in, d);
+        out.add(new Finding(Finding.Kind.LATENT_DAMAGE, dir, dir, d, List.of(segtool + " scan " + q + next.verdict(),
+                segtool + " explain " + q + next.verdict())));
     }
 
     /**
@@ -205,13 +267,9 @@ public final class Doctor {
         d.put("durability", in.durability().value());
         d.put("durability_from", in.durability().from());
         Checkpoint c = in.wal().checkpoint();
-        d.put("checkpoint", c == null ? null : checkpoint(c));
+        d.put("checkpoint", c == null ? null : Long.toUnsignedString(c.startOffset()) + ":"
+                + Long.toUnsignedString(c.length()) + ":" + Long.toUnsignedString(c.nextOffset()));
         d.put("checkpoint_from", in.wal().source());
-    }
-
-    private static String checkpoint(Checkpoint c) {
-        return Long.toUnsignedString(c.startOffset()) + ":" + Long.toUnsignedString(c.length()) + ":"
-                + Long.toUnsignedString(c.nextOffset());
     }
 
     private Finding fence(Path dir, Path fence, Salvager.Result survey, String q, String salvageTo, String mode)
@@ -252,7 +310,7 @@ public final class Doctor {
                     + "replay messages.ndjson through a producer, or, once the live chain accepts (scan exit 0 or "
                     + "1) and these offsets continue it, move the files back in place of the empty seeded ones "
                     + "with the server stopped and check with scan");
-            next.add(segtool + " salvage " + q + " -o " + salvageTo + " --format ndjson");
+            next.add(segtool + " salvage " + q + " -o " + salvageTo + " --format ndjson" + this.next.records());
             next.add(segtool + " scan " + q + mode);
         } else {
             d.put("readmit", "nothing to re-admit: no record in it verifies (the server fenced bytes that held no "
@@ -268,7 +326,7 @@ public final class Doctor {
         if (!Quarantine.hasManifest(abs)) {
             return new Finding(Finding.Kind.QUARANTINE, dir, abs, Map.of("state", "uncommitted",
                     "meaning", "an --apply stopped while copying, before it changed anything"),
-                    List.of(segtool + " repair " + q + mode + " --apply   # discards it and repairs afresh"));
+                    repair(q, mode, " --apply   # discards it and repairs afresh"));
         }
         Quarantine quarantine;
         try {
@@ -289,14 +347,16 @@ public final class Doctor {
         }
         d.put("copied_ranges", (long) m.entries().size());
         d.put("copied_bytes", bytes);
-        String kept = m.enforceFsync() ? " --enforce-fsync=true" : "";
         List<String> next;
         if (Manifest.RESTORED.equals(m.state())) {
             return null;   // undone: nothing pending; the directory is a record of what happened
         } else if (quarantine.unfinished()) {
             d.put("meaning", "a repair stopped part way: the partition plus this directory hold every original byte");
-            next = List.of(segtool + " repair " + q + kept + " --apply   # finishes it",
-                    segtool + " restore " + qq + " --apply   # or undoes it");
+            // repair finishes the journaled plan whatever the mode (it notes a mode other than the plan's); the
+            // command line's options are repeated, never the manifest's, which may contradict the metadata now
+            List<String> both = new ArrayList<>(repair(q, mode, " --apply   # finishes it"));
+            both.add(segtool + " restore " + qq + " --apply   # or undoes it");
+            next = both;
         } else {
             d.put("meaning", "a finished repair; these bytes left the partition and can be put back");
             next = List.of(segtool + " restore " + qq + "   # dry run: what restore would put back",

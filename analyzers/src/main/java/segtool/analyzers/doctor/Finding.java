@@ -25,8 +25,10 @@ public record Finding(Kind kind, Path partition, Path path, Map<String, Object> 
          * (3); the finding's own {@link Finding#exitCode()} says which.
          */
         NO_VERDICT(3),
-        /** Boot recovery would change files (truncate, rebuild an index, fence). */
+        /** Boot recovery would change files (truncate, rebuild an index, fence), or the WAL's open first. */
         RECOVERY_WOULD_CHANGE(1),
+        /** Bytes boot does not read (durable mode) hold records that fail verification (RECOVERY 11.1). */
+        LATENT_DAMAGE(5),
         /** A {@code <partition>.fenced.<n>} directory. */
         FENCE(1),
         /** A segtool quarantine whose repair is unfinished, or finished and not restored. */
@@ -35,7 +37,10 @@ public record Finding(Kind kind, Path partition, Path path, Map<String, Object> 
         DAMAGED_QUARANTINE(3),
         /** A scratch ({@code .staging}) or orphan ({@code .index}/{@code .anchor} without a log) file. */
         SCRATCH_FILE(1),
-        /** A {@code .log} whose stem is not 20 digits: the server reads the canonical name instead (RECOVERY 11.2). */
+        /**
+         * The sweep's naming warning: a {@code .log} whose stem is not 20 digits (the server reads the canonical name
+         * instead, RECOVERY 11.2), a {@code .log} whose name is not a start offset (ignored), two names for one start.
+         */
         NON_CANONICAL_NAME(1);
 
         private final int exit;

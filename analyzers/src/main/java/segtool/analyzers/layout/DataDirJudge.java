@@ -9,6 +9,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
+import segtool.analyzers.inputs.InputsResolver;
+import segtool.analyzers.inputs.PartitionInputs;
 import segtool.analyzers.recovery.Checkpoint;
 import segtool.analyzers.recovery.LatentDamage;
 import segtool.analyzers.recovery.PartitionReport;
@@ -53,6 +55,34 @@ public final class DataDirJudge {
     }
 
     /** One partition's outcome: the report (null: not judged) and the latent-damage check (null: not run). */
+    /**
+     * One partition judged with its own inputs: the inputs, and the report and latent-damage check (report null when
+     * the inputs give no verdict; latent null when the check did not run).
+     */
+    public record WithInputs(PartitionInputs inputs, PartitionReport report, LatentDamage.Report latent) {
+    }
+
+    /**
+     * Judges {@code partitions} each with the inputs {@code resolver} reads for it (its topic's durability, its WAL
+     * checkpoint and the directory as the WAL's open leaves it), read on the thread that judges it; a partition whose
+     * inputs give no verdict is not judged. What scan, explain and doctor judge with, in the order of
+     * {@code partitions}.
+     */
+    public List<WithInputs> judge(List<PartitionPath> partitions, InputsResolver resolver, boolean both,
+                                  boolean latent, Progress progress) throws InterruptedException {
+        PartitionInputs[] resolved = new PartitionInputs[partitions.size()];
+        List<Judgement> judged = judge(partitions, i -> {
+            PartitionInputs in = resolver.resolve(partitions.get(i));
+            resolved[i] = in;
+            return in.judgeable() ? new Mode(in.durability().durable(), in.wal().checkpoint()) : null;
+        }, both, latent, progress);
+        List<WithInputs> out = new ArrayList<>(judged.size());
+        for (int i = 0; i < judged.size(); i++) {
+            out.add(new WithInputs(resolved[i], judged.get(i).report(), judged.get(i).latent()));
+        }
+        return out;
+    }
+
     public record Judgement(PartitionReport report, LatentDamage.Report latent) {
     }
 

@@ -47,7 +47,7 @@ class DoctorTest {
     }
 
     @Test
-    void everyKind_withItsFactsAndNextCommands() throws IOException {
+    void everyKind_withItsFactsAndNextCommands() throws Exception {
         Path refused = partition(1, "interior-damage");
         Path fenced = partition(2, "healthy");
         Path fence0 = Files.createDirectories(SegmentFiles.fence(fenced, 0));
@@ -63,7 +63,8 @@ class DoctorTest {
         Files.write(scratch.resolve("00000000000000000000.index.staging"), new byte[24]);
         partition(5, "healthy");
 
-        Doctor.Report r = new Doctor(ENGINE, "segtool").examine(data, Targets.resolve(data).partitions(), InputsResolver.CommandLine.none());
+        Doctor.Report r = new Doctor(ENGINE.options(), 1, Doctor.Next.plain("segtool"))
+                .examine(data, Targets.resolve(data).partitions(), InputsResolver.CommandLine.none());
         assertEquals(5, r.partitions());
         assertEquals(List.of("refused_partition", "fence", "fence", "quarantine", "scratch_file"),
                 r.findings().stream().map(f -> f.kind().json()).toList());
@@ -104,9 +105,10 @@ class DoctorTest {
     }
 
     @Test
-    void cleanDataDirectory_nothingNeedsAttention() throws IOException {
+    void cleanDataDirectory_nothingNeedsAttention() throws Exception {
         partition(1, "healthy");
-        Doctor.Report r = new Doctor(ENGINE, "segtool").examine(data, Targets.resolve(data).partitions(), InputsResolver.CommandLine.none());
+        Doctor.Report r = new Doctor(ENGINE.options(), 1, Doctor.Next.plain("segtool"))
+                .examine(data, Targets.resolve(data).partitions(), InputsResolver.CommandLine.none());
         assertEquals(List.of(), r.findings());
         assertEquals(0, r.exitCode());
     }

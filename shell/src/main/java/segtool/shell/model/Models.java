@@ -779,6 +779,7 @@ public final class Models {
                 "1:something needs attention (listed); no partition is refused",
                 "2:at least one partition is refused (by recovery, or by the server before it)",
                 "3:a partition, its inputs or a quarantine could not be read",
+                "5:latent damage is the worst finding: bytes boot does not read fail verification",
                 "64:usage error, or a --durability that contradicts a topic's stored durability",
                 "130:cancelled (Ctrl-C)"));
         s.usageMessage().exitCodeListHeading("%nExit codes:%n");

@@ -95,6 +95,39 @@ public final class VerdictOptions {
         return cli;
     }
 
+    /**
+     * The options given that change a verdict, spelled as typed (today's names), for a next command that must judge
+     * as this one did: the durability and its override, the checkpoint, and {@link #recordFlags()}.
+     */
+    public String flags() {
+        StringBuilder b = new StringBuilder();
+        Boolean d = commandLineDurable();
+        if (d != null) {
+            b.append(" --durability=").append(d ? "persisted" : "replicated");
+        }
+        if (overrideDurability) {
+            b.append(" --override-durability");
+        }
+        if (checkpoint != null) {
+            b.append(" --wal-checkpoint=").append(Long.toUnsignedString(checkpoint.startOffset())).append(':')
+                    .append(Long.toUnsignedString(checkpoint.length())).append(':')
+                    .append(Long.toUnsignedString(checkpoint.nextOffset()));
+        }
+        return b + recordFlags();
+    }
+
+    /** The options given that change which records verify: the partition id and the server build's size limit. */
+    public String recordFlags() {
+        StringBuilder b = new StringBuilder();
+        if (partitionId != null) {
+            b.append(" --partition-id=").append(Long.toUnsignedString(partitionId));
+        }
+        if (maxMessageSizeUpper != segtool.analyzers.recovery.RecoveryEngine.MAX_MESSAGE_SIZE_UPPER_BYTES) {
+            b.append(" --max-message-size-upper=").append(maxMessageSizeUpper);
+        }
+        return b.toString();
+    }
+
     /** The engine options these flags ask for (the checkpoint is per partition, from {@link #inputs}). */
     public RecoveryOptions engineOptions() {
         RecoveryOptions o = RecoveryOptions.defaults().withMaxMessageSizeUpper(maxMessageSizeUpper);

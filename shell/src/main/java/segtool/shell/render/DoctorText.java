@@ -45,7 +45,10 @@ public final class DoctorText {
                     + show(d.get("lost_offsets")) + ", salvageable " + show(d.get("salvageable_offsets")) : "");
             case UNREADABLE_PARTITION -> style.paint(Style.Paint.RED, "cannot be judged: " + d.get("error"));
             case NO_VERDICT -> style.paint(Style.Paint.RED, "no verdict: " + d.get("reason"));
-            case RECOVERY_WOULD_CHANGE -> "the next boot would change files: " + show(d.get("operations"));
+            case RECOVERY_WOULD_CHANGE -> "the next boot would change files: " + (d.containsKey("wal_open")
+                    ? "the WAL's open first, then " : "") + show(d.get("operations"));
+            case LATENT_DAMAGE -> style.paint(Style.Paint.RED, "latent damage: " + ((List<?>) d.get("stretches")).size()
+                    + " stretch(es) boot does not read fail verification; readers will fail there");
             case FENCE -> "fence " + name + " (fenced " + d.get("fenced_at") + "): " + d.get("records_that_verify")
                     + " record(s) that verify, offsets " + show(d.get("offsets"));
             case QUARANTINE -> "quarantine " + name + ": " + d.get("state") + (d.containsKey("meaning")
@@ -53,7 +56,7 @@ public final class DoctorText {
             case DAMAGED_QUARANTINE -> style.paint(Style.Paint.RED, "quarantine " + name + " cannot be used: "
                     + d.get("error"));
             case SCRATCH_FILE -> "scratch file " + name + ": " + d.get("reason");
-            case NON_CANONICAL_NAME -> "non-canonical segment name " + name + ": " + d.get("warning");
+            case NON_CANONICAL_NAME -> "segment naming: " + d.get("warning");
         };
     }
 
