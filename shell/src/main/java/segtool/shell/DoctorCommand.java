@@ -42,8 +42,9 @@ import segtool.shell.render.DoctorText;
         footer = {"%nExamples:", "  segtool doctor /var/lib/iggy", "  segtool doctor /var/lib/iggy --json | jq "
                 + "'.findings[] | select(.kind == \"fence\")'"})
 public final class DoctorCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "PATH", description = "A data directory (holding streams/) or a partition.")
-    Path target;
+    @Parameters(index = "0", arity = "0..1", paramLabel = "PATH", description = "A data directory (holding streams/), "
+            + "a partition directory or a crash dump (DUMP or DUMP::PATH). Default: the open path.")
+    String target;
 
     @Mixin
     VerdictOptions verdict;
@@ -56,7 +57,8 @@ public final class DoctorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Targets t = ShellSession.targets(spec, ShellSession.resolve(spec, target));
+        Path resolved = ShellSession.resolve(spec, target);
+        Targets t = ShellSession.targets(spec, resolved);
         if (t.segment() != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), target + ": names one segment; doctor examines "
                     + "whole partitions: pass " + t.partitions().get(0).directory() + " (or its data directory)");
@@ -64,7 +66,8 @@ public final class DoctorCommand implements Callable<Integer> {
         // the partitions and their inputs exactly as scan takes them
         List<PartitionPath> partitions = Judged.partitions(spec, t, verdict);
         InputsResolver.CommandLine cli = verdict.inputs(spec);
-        boolean dump = Dumps.isArchive(target) || Dumps.isAddress(target.toString());
+        // a crash dump, named directly or by an address, or the open path being one: its extraction is read-only
+        boolean dump = !Dumps.address(resolved.toAbsolutePath().toString()).equals(resolved.toAbsolutePath().toString());
         Doctor doctor = new Doctor(verdict.engineOptions(), RecoveryOptions.defaultThreads(),
                 new Doctor.Next("segtool", verdict.flags(), verdict.recordFlags(), dump));
         Doctor.Report r;

@@ -91,7 +91,7 @@ public final class ScanCommand implements Callable<Integer> {
         }
         int width = Terminals.width(ShellSession.of(spec).terminal());
         Path base = judged.targets().path();
-        boolean many = judged.reports().size() > 1;
+        boolean many = judged.reports().size() != 1;   // none (an empty data directory) is told as many are
         if (output.quiet()) {
             // -q: one line for each partition that needs attention, worst first, then the count
             List<PartitionReport> rows = new ArrayList<>(judged.reports());

@@ -230,7 +230,8 @@ class DoctorCommandTest {
         JsonNode next = new ObjectMapper().readTree(r.out()).at("/findings/0/next");
         assertTrue(next.toString().contains("a crash dump is read-only"), next.toString());
         for (JsonNode n : next) {
-            assertFalse(n.asText().startsWith("segtool repair"), next.toString());
+            // nothing that changes, copies or lists files on disk: the dump's extraction is temporary
+            assertFalse(n.asText().matches("^(segtool (repair|salvage|restore)|ls ).*"), next.toString());
         }
     }
 
@@ -241,5 +242,53 @@ class DoctorCommandTest {
         assertEquals(1, r.exit(), r.toString());
         assertTrue(r.out().contains("segment naming: 5.log: non-canonical segment name; the server reads "
                 + "00000000000000000005.log instead"), r.out());
+    }
+
+    /** An empty data directory: nothing to judge, nothing needs attention (scan threw IndexOutOfBounds, exit 3). */
+    @Test
+    void emptyDataDirectory_exit0() throws IOException {
+        Path data = Files.createDirectories(root.resolve("empty/streams")).getParent();
+        Cli.Result scan = Cli.run("scan", data);
+        assertEquals(0, scan.exit(), scan.toString());
+        assertTrue(scan.out().contains("0 partitions: 0 refused"), scan.out());
+        Cli.Result doctor = Cli.run("doctor", data);
+        assertEquals(0, doctor.exit(), doctor.toString());
+        assertTrue(doctor.out().contains("0 partition(s) examined: nothing needs attention"), doctor.out());
+    }
+
+    /** The same report run after run (details in a fixed order), and no sentence said twice, headline and detail. */
+    @Test
+    void reportIsStable_andSaysEachThingOnce() {
+        Path shape = GALLERY.resolve("non-canonical-names");
+        Cli.Result first = Cli.run("doctor", shape);
+        for (int i = 0; i < 3; i++) {
+            assertEquals(first.out(), Cli.run("doctor", shape).out());
+        }
+        String json = Cli.run("doctor", shape, "--json").out();
+        assertEquals(json, Cli.run("doctor", shape, "--json").out());
+        List<String> lines = first.out().lines().toList();
+        for (int i = 1; i < lines.size(); i++) {
+            String detail = lines.get(i).trim();
+            int colon = detail.indexOf(": ");
+            if (colon > 0 && lines.get(i).startsWith("      ")) {
+                String value = detail.substring(colon + 2);
+                assertFalse(lines.get(i - 1).endsWith(value) || lines.get(i - 1).contains(": " + value),
+                        "said twice: " + lines.get(i - 1) + " / " + lines.get(i));
+            }
+        }
+    }
+
+    /** Where only the server's WAL open changes files, doctor offers no repair: repair does not do the WAL's work. */
+    @Test
+    void walOpenOnly_noRepairOffered() throws IOException {
+        Path data = root.resolve("wo");
+        copyTree(GALLERY.resolve("wal-open"), data);
+        assertEquals(1, Cli.run("repair", data, "--apply", "-y").exit(), "the WAL open's changes stay for the server");
+        Cli.Result r = Cli.run("doctor", data);
+        assertEquals(Cli.run("scan", "-q", data).exit(), r.exit(), r.toString());
+        assertTrue(r.out().contains("the next boot would change files: the WAL's open first"), r.out());
+        assertTrue(r.out().contains("segtool does not do the WAL's work: nothing to repair"), r.out());
+        assertFalse(r.out().contains("next: segtool repair " + data.toAbsolutePath().normalize()
+                + "/streams/0/topics/0/partitions/0 --apply"), r.out());
     }
 }

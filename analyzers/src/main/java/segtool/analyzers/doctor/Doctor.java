@@ -18,6 +18,7 @@ import segtool.analyzers.recovery.Checkpoint;
 import segtool.analyzers.recovery.LatentDamage;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.PlannedOp;
+import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.recovery.RecoveryOptions;
 import segtool.analyzers.recovery.SegmentReport;
 import segtool.analyzers.repair.Companions;
@@ -46,8 +47,9 @@ public final class Doctor {
      */
     public record Report(Path path, InputsResolver.CommandLine cli, int partitions, List<Finding> findings) {
         /**
-         * 0 nothing needs attention, 1 something does, 2 a partition is refused (or the server refuses it or the
-         * node), 3 one cannot be read or its inputs decided, 64 the command line contradicts the metadata.
+         * 0 nothing needs attention, 1 something does, 5 latent damage, 2 a partition is refused (or the server
+         * refuses it or the node), 3 one cannot be read or its inputs decided, 64 the command line contradicts the
+         * metadata; the most urgent wins ({@link ExitCode#combine}).
          */
         public int exitCode() {
             int worst = ExitCode.CLEAN;
@@ -92,6 +94,11 @@ public final class Doctor {
             throws IOException, InterruptedException {
         List<DataDirJudge.WithInputs> judged = new DataDirJudge(options.withThreads(threads), threads)
                 .judge(partitions, new InputsResolver(cli), false, true, DataDirJudge.Progress.NONE);
+        // an interrupt during a read closes the channel and comes back as an I/O error in a report; the flag is still
+        // set, and it means cancelled (Ctrl-C, SIGTERM), not unreadable
+        if (Thread.currentThread().isInterrupted()) {
+            throw new RecoveryEngine.Cancelled();
+        }
         List<Finding> out = new ArrayList<>();
         Companions companions = new Companions();
         for (int i = 0; i < partitions.size(); i++) {
@@ -141,7 +148,7 @@ public final class Doctor {
             out.add(fence(dir, fence, survey, q, salvageTo, mode));
         }
         for (Path qdir : quarantines) {
-            Finding f = quarantine(dir, qdir, q, mode);
+            Finding f = quarantine(dir, qdir, q, mode, r != null);
             if (f != null) {
                 out.add(f);
             }
@@ -149,13 +156,20 @@ public final class Doctor {
         return out;
     }
 
+    /** What a crash dump gets instead of a command that changes or copies files, or names them on disk. */
+    private String readOnly() {
+        return "# a crash dump is read-only: extract it and run " + segtool + " doctor on the copy (or on the node's "
+                + "data directory itself) for the commands that repair, salvage or restore";
+    }
+
+    /** {@code command}, or, for a crash dump's extraction, why there is none. */
+    private String onDisk(String command) {
+        return next.readOnly() ? readOnly() : command;
+    }
+
     /** The repair command, or, for a crash dump's extraction, why there is none. */
     private List<String> repair(String q, String mode, String apply) {
-        if (next.readOnly()) {
-            return List.of("# a crash dump is read-only: extract it and run " + segtool + " repair on the copy, or "
-                    + "on the node's data directory itself");
-        }
-        return List.of(segtool + " repair " + q + mode + apply);
+        return List.of(onDisk(segtool + " repair " + q + mode + apply));
     }
 
     /**
@@ -179,8 +193,12 @@ public final class Doctor {
                 inputs(in, d);
                 List<String> cmds = new ArrayList<>();
                 cmds.add(segtool + " explain " + q + mode);
-                cmds.add(segtool + " salvage " + q + " -o " + salvageTo + " --format ndjson" + next.records());
-                cmds.addAll(repair(q, mode, ""));
+                if (next.readOnly()) {
+                    cmds.add(readOnly());
+                } else {
+                    cmds.add(segtool + " salvage " + q + " -o " + salvageTo + " --format ndjson" + next.records());
+                    cmds.add(segtool + " repair " + q + mode);
+                }
                 out.add(new Finding(Finding.Kind.REFUSED_PARTITION, dir, dir, d, cmds));
             }
             case IO_ERROR -> {
@@ -209,7 +227,13 @@ public final class Doctor {
                     inputs(in, d);
                     List<String> cmds = new ArrayList<>();
                     cmds.add(segtool + " explain " + q + mode);
-                    cmds.addAll(repair(q, mode, " --apply"));
+                    if (ops.isEmpty()) {
+                        // only the WAL's open changes files: the server does that at boot, and repair does not
+                        cmds.add("# only the server's WAL open changes files here (at boot, before recovery); "
+                                + "segtool does not do the WAL's work: nothing to repair");
+                    } else {
+                        cmds.addAll(repair(q, mode, " --apply"));
+                    }
                     if (!ops.isEmpty() || r.walOpenChangesFiles()) {
                         out.add(new Finding(Finding.Kind.RECOVERY_WOULD_CHANGE, dir, dir, d, cmds));
                     }
@@ -218,13 +242,13 @@ public final class Doctor {
         }
         for (PlannedOp.Delete del : r.swept()) {
             out.add(new Finding(Finding.Kind.SCRATCH_FILE, dir, del.path().toAbsolutePath().normalize(),
-                    Map.of("reason", del.reason(), "bytes", size(del.path())),
+                    details("reason", del.reason(), "bytes", size(del.path())),
                     next.readOnly() ? repair(q, mode, "") : List.of(segtool + " repair " + q + mode
                             + " --apply   # the sweep quarantines it, as the next boot would delete it")));
         }
         for (String warning : r.warnings()) {
             // the sweep's naming warnings (RECOVERY 3, 11.2): a .log the server reads under another name, or not
-            out.add(new Finding(Finding.Kind.NON_CANONICAL_NAME, dir, dir, Map.of("warning", warning),
+            out.add(new Finding(Finding.Kind.NON_CANONICAL_NAME, dir, dir, details("warning", warning),
                     List.of(segtool + " segments " + q)));
         }
     }
@@ -310,30 +334,38 @@ public final class Doctor {
                     + "replay messages.ndjson through a producer, or, once the live chain accepts (scan exit 0 or "
                     + "1) and these offsets continue it, move the files back in place of the empty seeded ones "
                     + "with the server stopped and check with scan");
-            next.add(segtool + " salvage " + q + " -o " + salvageTo + " --format ndjson" + this.next.records());
+            next.add(onDisk(segtool + " salvage " + q + " -o " + salvageTo + " --format ndjson"
+                    + this.next.records()));
             next.add(segtool + " scan " + q + mode);
         } else {
             d.put("readmit", "nothing to re-admit: no record in it verifies (the server fenced bytes that held no "
                     + "message); keep it with your backups or delete it");
-            next.add("ls -l " + quote(fence.toString()));
+            next.add(onDisk("ls -l " + quote(fence.toString())));
         }
         return new Finding(Finding.Kind.FENCE, dir, fence.toAbsolutePath().normalize(), d, next);
     }
 
-    private Finding quarantine(Path dir, Path qdir, String q, String mode) {
+    /**
+     * A quarantine beside the partition. {@code judged}: the partition has a verdict, so repair can run on it (with
+     * none, the server refuses the node or the partition, or the inputs are undecided, and repair refuses too: only
+     * restore is offered).
+     */
+    private Finding quarantine(Path dir, Path qdir, String q, String mode, boolean judged) {
         Path abs = qdir.toAbsolutePath().normalize();
         String qq = quote(abs.toString());
         if (!Quarantine.hasManifest(abs)) {
-            return new Finding(Finding.Kind.QUARANTINE, dir, abs, Map.of("state", "uncommitted",
+            return new Finding(Finding.Kind.QUARANTINE, dir, abs, details("state", "uncommitted",
                     "meaning", "an --apply stopped while copying, before it changed anything"),
-                    repair(q, mode, " --apply   # discards it and repairs afresh"));
+                    judged ? repair(q, mode, " --apply   # discards it and repairs afresh")
+                            : List.of(onDisk("ls -l " + qq + "   # nothing was changed; repair refuses this "
+                            + "partition until its inputs give a verdict")));
         }
         Quarantine quarantine;
         try {
             quarantine = Quarantine.open(abs);
         } catch (IOException e) {
-            return new Finding(Finding.Kind.DAMAGED_QUARANTINE, dir, abs, Map.of("error", String.valueOf(
-                    e.getMessage())), List.of("ls -l " + qq));
+            return new Finding(Finding.Kind.DAMAGED_QUARANTINE, dir, abs, details("error", String.valueOf(
+                    e.getMessage())), List.of(onDisk("ls -l " + qq)));
         }
         Manifest m = quarantine.manifest();
         Map<String, Object> d = new LinkedHashMap<>();
@@ -354,15 +386,29 @@ public final class Doctor {
             d.put("meaning", "a repair stopped part way: the partition plus this directory hold every original byte");
             // repair finishes the journaled plan whatever the mode (it notes a mode other than the plan's); the
             // command line's options are repeated, never the manifest's, which may contradict the metadata now
-            List<String> both = new ArrayList<>(repair(q, mode, " --apply   # finishes it"));
-            both.add(segtool + " restore " + qq + " --apply   # or undoes it");
+            List<String> both = new ArrayList<>();
+            if (judged) {
+                both.addAll(repair(q, mode, " --apply   # finishes it"));
+            }
+            both.add(onDisk(segtool + " restore " + qq + " --apply   # " + (judged ? "or undoes it" : "undoes it (repair "
+                    + "refuses this partition until its inputs give a verdict)")));
             next = both;
         } else {
             d.put("meaning", "a finished repair; these bytes left the partition and can be put back");
-            next = List.of(segtool + " restore " + qq + "   # dry run: what restore would put back",
-                    segtool + " restore " + qq + " --apply");
+            // only the dry run: --apply would undo the repair, which is not a next step but a decision
+            next = List.of(onDisk(segtool + " restore " + qq + "   # dry run: what restore would put back, if the "
+                    + "repair is to be undone; keep the directory until the node is known good"));
         }
         return new Finding(Finding.Kind.QUARANTINE, dir, abs, d, next);
+    }
+
+    /** Details in the order given (the text and the JSON show them so, run after run). */
+    private static Map<String, Object> details(Object... keysAndValues) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            d.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return d;
     }
 
     private static List<String> ranges(OffsetRanges r) {

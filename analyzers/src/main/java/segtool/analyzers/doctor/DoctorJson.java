@@ -51,9 +51,24 @@ public final class DoctorJson {
         return o;
     }
 
+    /** A detail's value: every long, however deep in maps and lists, as the unsigned number it holds. */
     private static JsonNode value(Object v) {
         if (v instanceof Long l && l < 0) {
             return JsonNodeFactory.instance.numberNode(new java.math.BigInteger(Long.toUnsignedString(l)));
+        }
+        if (v instanceof Map<?, ?> m) {
+            ObjectNode o = JsonNodeFactory.instance.objectNode();
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                o.set(String.valueOf(e.getKey()), value(e.getValue()));
+            }
+            return o;
+        }
+        if (v instanceof java.util.List<?> list) {
+            ArrayNode a = JsonNodeFactory.instance.arrayNode();
+            for (Object x : list) {
+                a.add(value(x));
+            }
+            return a;
         }
         return MAPPER.valueToTree(v);
     }

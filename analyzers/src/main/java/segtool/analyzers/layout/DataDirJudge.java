@@ -54,7 +54,6 @@ public final class DataDirJudge {
     public record Mode(boolean durable, Checkpoint checkpoint) {
     }
 
-    /** One partition's outcome: the report (null: not judged) and the latent-damage check (null: not run). */
     /**
      * One partition judged with its own inputs: the inputs, and the report and latent-damage check (report null when
      * the inputs give no verdict; latent null when the check did not run).
@@ -83,6 +82,7 @@ public final class DataDirJudge {
         return out;
     }
 
+    /** One partition's outcome: the report (null: not judged) and the latent-damage check (null: not run). */
     public record Judgement(PartitionReport report, LatentDamage.Report latent) {
     }
 

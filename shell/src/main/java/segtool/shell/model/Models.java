@@ -788,12 +788,11 @@ public final class Models {
                 "  segtool doctor /var/lib/iggy --json | jq '.findings[] | select(.kind == \"fence\")'");
         s.name("doctor");
         s.versionProvider(f.create(segtool.shell.Version.class));
-        s.addPositional(positional(c, segtool.shell.DoctorCommand.class, "target", "field java.nio.file.Path segtool.shell.DoctorCommand.target")
-                .type(java.nio.file.Path.class).paramLabel("PATH")
-                .arity(Range.valueOf("1").unspecified(true))
-                .description("A data directory (holding streams/) or a partition.")
-                .index("0")
-                .required(true).build());
+        s.addPositional(positional(c, segtool.shell.DoctorCommand.class, "target", "field String segtool.shell.DoctorCommand.target")
+                .type(java.lang.String.class).paramLabel("PATH")
+                .arity("0..1")
+                .description("A data directory (holding streams/), a partition directory or a crash dump (DUMP or DUMP::PATH). Default: the open path.")
+                .index("0").build());
         CommandSpec mixin36 = m5_VerdictOptions(Bind.mixin(c, segtool.shell.DoctorCommand.class, "verdict", segtool.shell.options.VerdictOptions.class, f), f, s);
         s.addMixin("verdict", mixin36);
         CommandSpec mixin37 = m7_OutputOptions(Bind.mixin(c, segtool.shell.DoctorCommand.class, "output", segtool.shell.options.OutputOptions.class, f), f, s);

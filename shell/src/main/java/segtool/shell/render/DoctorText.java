@@ -21,8 +21,9 @@ public final class DoctorText {
             }
             w.println("  " + headline(f, style));
             if (!quiet) {
+                java.util.Set<String> said = inHeadline(f.kind());
                 for (Map.Entry<String, Object> e : f.details().entrySet()) {
-                    if (e.getValue() != null) {
+                    if (e.getValue() != null && !said.contains(e.getKey())) {
                         w.println("      " + e.getKey() + ": " + show(e.getValue()));
                     }
                 }
@@ -34,6 +35,18 @@ public final class DoctorText {
         long kinds = r.findings().size();
         w.println(kinds == 0 ? r.partitions() + " partition(s) examined: nothing needs attention"
                 : r.partitions() + " partition(s) examined: " + kinds + " finding(s)");
+    }
+
+    /** The details a kind's headline already says (not printed again below it). */
+    private static java.util.Set<String> inHeadline(Finding.Kind kind) {
+        return switch (kind) {
+            case NO_VERDICT, SCRATCH_FILE -> java.util.Set.of("reason");
+            case NON_CANONICAL_NAME -> java.util.Set.of("warning");
+            case QUARANTINE -> java.util.Set.of("state", "meaning");
+            case UNREADABLE_PARTITION, DAMAGED_QUARANTINE -> java.util.Set.of("error");
+            case RECOVERY_WOULD_CHANGE -> java.util.Set.of("operations");
+            default -> java.util.Set.of();
+        };
     }
 
     private static String headline(Finding f, Style style) {
