@@ -258,7 +258,7 @@ function _picocli_segtool_scan() {
   local commands=""
   local flag_opts="'--enforce-fsync' '--override-durability' '--progress' '--json' '--no-color' '--debug' '--no-latent' '-h' '--help' '-V' '--version'"
   local arg_opts="'--stream' '--topic' '--partition' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '--threads' '-q' '--quiet'"
-  local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
+  local persistedreplicated_option_args=("persisted" "replicated") # --durability values
 
   type compopt &>/dev/null && compopt +o default
 
@@ -312,7 +312,7 @@ function _picocli_segtool_explain() {
   local commands=""
   local flag_opts="'--enforce-fsync' '--override-durability' '--progress' '--json' '--no-color' '--debug' '--detail' '--no-latent' '-h' '--help' '-V' '--version'"
   local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '--threads' '--stream' '--topic' '--partition' '-q' '--quiet'"
-  local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
+  local persistedreplicated_option_args=("persisted" "replicated") # --durability values
 
   type compopt &>/dev/null && compopt +o default
 
@@ -701,7 +701,7 @@ function _picocli_segtool_repair() {
   local commands=""
   local flag_opts="'--enforce-fsync' '--override-durability' '--apply' '--force' '-y' '--yes' '--json' '--no-color' '--debug' '--accept-loss' '-h' '--help' '-V' '--version'"
   local arg_opts="'--stream' '--topic' '--partition' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet' '--salvage-to'"
-  local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
+  local persistedreplicated_option_args=("persisted" "replicated") # --durability values
 
   type compopt &>/dev/null && compopt +o default
 
@@ -755,7 +755,7 @@ function _picocli_segtool_rebuildindex() {
   local commands=""
   local flag_opts="'--enforce-fsync' '--override-durability' '--apply' '--force' '-y' '--yes' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
   local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
-  local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
+  local persistedreplicated_option_args=("persisted" "replicated") # --durability values
 
   type compopt &>/dev/null && compopt +o default
 
@@ -985,7 +985,7 @@ function _picocli_segtool_doctor() {
   local commands=""
   local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
   local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
-  local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
+  local persistedreplicated_option_args=("persisted" "replicated") # --durability values
 
   type compopt &>/dev/null && compopt +o default
 
@@ -1027,7 +1027,7 @@ function _picocli_segtool_compare() {
   local commands=""
   local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
   local arg_opts="'--threads' '--max-concurrency' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
-  local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
+  local persistedreplicated_option_args=("persisted" "replicated") # --durability values
 
   type compopt &>/dev/null && compopt +o default
 
@@ -1072,7 +1072,7 @@ function _picocli_segtool_collect() {
   local commands=""
   local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
   local arg_opts="'-o' '--output' '--node' '--threads' '--max-concurrency' '--max-read-rate' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
-  local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
+  local persistedreplicated_option_args=("persisted" "replicated") # --durability values
 
   type compopt &>/dev/null && compopt +o default
 
@@ -1169,7 +1169,7 @@ function _picocli_segtool_apply() {
   local commands=""
   local flag_opts="'--apply' '--force' '--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
   local arg_opts="'--plan' '--donor-dir' '--node' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
-  local persistedreplicated_option_args=("PERSISTED" "REPLICATED") # --durability values
+  local persistedreplicated_option_args=("persisted" "replicated") # --durability values
 
   type compopt &>/dev/null && compopt +o default
 

@@ -445,4 +445,18 @@ class CommandsTest {
         t.join();
         assertEquals(ExitCodes.CANCELLED, result[0].exit(), result[0].toString());
     }
+
+    /**
+     * Completion offers the values the options take: --durability's two as the server spells them (it offered the
+     * enum's PERSISTED and REPLICATED, which the option refuses, exit 64).
+     */
+    @Test
+    void completion_offersDurabilityAsTyped() {
+        Cli.Result r = Cli.run("generate-completion");
+        assertEquals(ExitCodes.CLEAN, r.exit(), r.toString());
+        assertTrue(r.out().contains("(\"persisted\" \"replicated\") # --durability values"), r.out());
+        assertFalse(r.out().contains("PERSISTED"), "upper-case values offered");
+        assertEquals(ExitCodes.CLEAN, Cli.run("scan", "-q", "--durability", "persisted",
+                Path.of("..", "samples", "gallery", "healthy")).exit());
+    }
 }

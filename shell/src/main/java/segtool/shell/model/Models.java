@@ -135,6 +135,7 @@ public final class Models {
         s.addOption(option(c, segtool.shell.options.VerdictOptions.class, "durability", "field segtool.shell.options.VerdictOptions$Mode segtool.shell.options.VerdictOptions.durability", "--durability")
                 .type(segtool.shell.options.VerdictOptions.Mode.class).paramLabel("persisted|replicated")
                 .arity("1")
+                .completionCandidates(f.create(segtool.shell.options.VerdictOptions.DurabilityConverter.Values.class))
                 .converters(f.create(segtool.shell.options.VerdictOptions.DurabilityConverter.class))
                 .description("The topic's durability (RECOVERY 1 durable mode D: persisted = durable). Default: read from the data directory's metadata/ per topic; without metadata/, replicated. A value that contradicts the metadata is refused unless --override-durability. The value used and where it came from are printed on every verdict.").build());
         s.addOption(option(c, segtool.shell.options.VerdictOptions.class, "enforceFsyncAlias", "field Boolean segtool.shell.options.VerdictOptions.enforceFsyncAlias", "--enforce-fsync")

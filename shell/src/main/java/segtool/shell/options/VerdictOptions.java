@@ -14,6 +14,7 @@ import segtool.formats.io.U64;
  */
 public final class VerdictOptions {
     @Option(names = "--durability", arity = "1", paramLabel = "persisted|replicated", converter = DurabilityConverter.class,
+            completionCandidates = DurabilityConverter.Values.class,
             description = "The topic's durability (RECOVERY 1 durable mode D: persisted = durable). Default: read "
                     + "from the data directory's metadata/ per topic; without metadata/, replicated. A value that "
                     + "contradicts the metadata is refused unless --override-durability. The value used and where "
@@ -136,6 +137,13 @@ public final class VerdictOptions {
 
     /** {@code persisted} or {@code replicated}, exactly as the server spells them (case-sensitive). */
     public static final class DurabilityConverter implements CommandLine.ITypeConverter<Mode> {
+        /** The values completion offers: the two the converter takes (not the enum's upper-case names). */
+        public static final class Values extends java.util.ArrayList<String> {
+            public Values() {
+                super(java.util.List.of("persisted", "replicated"));
+            }
+        }
+
         @Override
         public Mode convert(String value) {
             if (value.equals("persisted")) {
