@@ -64,7 +64,7 @@ public final class DoctorCommand implements Callable<Integer> {
                     + "whole partitions: pass " + t.partitions().get(0).directory() + " (or its data directory)");
         }
         // the partitions and their inputs exactly as scan takes them
-        List<PartitionPath> partitions = Judged.partitions(spec, t, verdict);
+        List<PartitionPath> partitions = verdict.partitions(spec, t);
         InputsResolver.CommandLine cli = verdict.inputs(spec);
         // a crash dump, named directly or by an address, or the open path being one: its extraction is read-only
         boolean dump = !Dumps.address(resolved.toAbsolutePath().toString()).equals(resolved.toAbsolutePath().toString());

@@ -65,7 +65,7 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
             targets = selection.apply(targets);
         }
         String path = paths.isEmpty() ? null : String.join(" ", paths);
-        List<PartitionPath> partitions = partitions(spec, targets, verdict);
+        List<PartitionPath> partitions = verdict.partitions(spec, targets);
         InputsResolver resolver = new InputsResolver(verdict.inputs(spec));
         RecoveryOptions options = verdict.engineOptions().withCheckpoint(null).withThreads(threads);
         DataDirJudge judge = new DataDirJudge(options, threads);
@@ -106,28 +106,6 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
         }
         err.flush();
         return result;
-    }
-
-    /**
-     * The partitions of {@code targets} as the verdict options name them: {@code --partition-id} applies to a single
-     * partition (a usage error otherwise), and without it every directory name must be a partition id.
-     */
-    static List<PartitionPath> partitions(CommandSpec spec, Targets targets, VerdictOptions verdict) {
-        List<PartitionPath> partitions = new ArrayList<>(targets.partitions());
-        if (verdict.partitionId != null) {
-            if (partitions.size() != 1) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--partition-id applies to a single "
-                        + "partition, but " + targets.path() + " holds " + partitions.size());
-            }
-            partitions.set(0, partitions.get(0).withPartitionId(verdict.partitionId));
-        }
-        for (PartitionPath p : partitions) {
-            if (verdict.partitionId == null && !p.hasPartitionId()) {
-                throw new CommandLine.ParameterException(spec.commandLine(), p.directory()
-                        + ": the directory name is not a partition id; pass --partition-id N");
-            }
-        }
-        return partitions;
     }
 
     /** Several PATHs as one: their partitions in order (each once), named from the PATHs' common parent. */

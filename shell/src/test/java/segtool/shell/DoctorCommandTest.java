@@ -21,19 +21,6 @@ class DoctorCommandTest {
     @TempDir
     Path root;
 
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
-                Path t = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(t);
-                } else {
-                    Files.copy(p, t);
-                }
-            }
-        }
-    }
-
     @Test
     void healthy_nothingNeedsAttention_exit0() {
         Cli.Result r = Cli.run("doctor", GALLERY.resolve("healthy"));
@@ -166,7 +153,7 @@ class DoctorCommandTest {
         assertEquals(64, many.exit(), many.toString());
         assertTrue(many.err().contains("--partition-id applies to a single partition, but "), many.err());
         Path named = root.resolve("a");
-        copyTree(GALLERY.resolve("healthy/streams/1/topics/1/partitions/1"), named);
+        Partitions.copyTree(GALLERY.resolve("healthy/streams/1/topics/1/partitions/1"), named);
         Cli.Result unnamed = Cli.run("doctor", named);
         assertEquals(64, unnamed.exit(), unnamed.toString());
         assertTrue(unnamed.err().contains("the directory name is not a partition id; pass --partition-id N"),
@@ -182,7 +169,7 @@ class DoctorCommandTest {
     @Test
     void nextCommands_carryPartitionIdAndTheSizeLimit() throws Exception {
         Path p = root.resolve("7");
-        copyTree(GALLERY.resolve("hole/streams/1/topics/1/partitions/1"), p);
+        Partitions.copyTree(GALLERY.resolve("hole/streams/1/topics/1/partitions/1"), p);
         Cli.Result r = Cli.run("doctor", p, "--partition-id", "1", "--max-message-size-upper", "1048576", "--json");
         assertEquals(2, r.exit(), r.toString());
         JsonNode next = new ObjectMapper().readTree(r.out()).at("/findings/0/next");
@@ -202,7 +189,7 @@ class DoctorCommandTest {
     @Test
     void identicalIndexReinstall_isClean_asScanSays() throws IOException {
         Path data = root.resolve("wc");
-        copyTree(GALLERY.resolve("wal-checkpoint"), data);
+        Partitions.copyTree(GALLERY.resolve("wal-checkpoint"), data);
         assertEquals(0, Cli.run("repair", data, "--apply", "-y").exit());
         Path parent = data.resolve("streams/0/topics/0/partitions");
         try (Stream<Path> s = Files.list(parent)) {
@@ -282,7 +269,7 @@ class DoctorCommandTest {
     @Test
     void walOpenOnly_noRepairOffered() throws IOException {
         Path data = root.resolve("wo");
-        copyTree(GALLERY.resolve("wal-open"), data);
+        Partitions.copyTree(GALLERY.resolve("wal-open"), data);
         assertEquals(1, Cli.run("repair", data, "--apply", "-y").exit(), "the WAL open's changes stay for the server");
         Cli.Result r = Cli.run("doctor", data);
         assertEquals(Cli.run("scan", "-q", data).exit(), r.exit(), r.toString());

@@ -66,7 +66,7 @@ class HumanNumbersTest {
         assertEquals(log, last.get("before").get("log_size").asLong(), last.toString());
         assertTrue(last.get("before").get("log_size").isIntegralNumber(), last.toString());
         Path copy = root.resolve("repair-copy");
-        copyTree(root.resolve("torn"), copy);
+        Partitions.copyTree(root.resolve("torn"), copy);
         Cli.Result repair = Cli.run("repair", copy.resolve(root.resolve("torn").relativize(torn.dir).toString()));
         long kept = torn.last().batch(torn.last().batches().size() - 1).position();
         assertTrue(repair.out().contains("truncate_log   " + torn.last().log().getFileName() + " " + log + " -> "
@@ -117,16 +117,4 @@ class HumanNumbersTest {
         assertEquals("18446744073709551615", j.get("partitions").get(0).get("partition_id").asText());
     }
 
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (var files = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
-                Path t = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(t);
-                } else {
-                    Files.copy(p, t);
-                }
-            }
-        }
-    }
 }

@@ -45,16 +45,7 @@ class OsReasonTest {
                 Path src = Path.of(e);
                 Path dst = classpath.resolve(i++ + "-" + src.getFileName());
                 if (Files.isDirectory(src)) {
-                    try (var walk = Files.walk(src)) {
-                        for (Path f : (Iterable<Path>) walk::iterator) {
-                            Path t = dst.resolve(src.relativize(f).toString());
-                            if (Files.isDirectory(f)) {
-                                Files.createDirectories(t);
-                            } else {
-                                Files.copy(f, t);
-                            }
-                        }
-                    }
+                    Partitions.copyTree(src, dst);
                 } else if (Files.exists(src)) {
                     Files.copy(src, dst);
                 }

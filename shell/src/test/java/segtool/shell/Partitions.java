@@ -123,6 +123,20 @@ final class Partitions {
         return new Partitions(dir, w.segments());
     }
 
+    /** Copies the tree at {@code from} to {@code to} (created), files and directories, as they are. */
+    static void copyTree(Path from, Path to) throws IOException {
+        try (java.util.stream.Stream<Path> all = java.nio.file.Files.walk(from)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                Path t = to.resolve(from.relativize(p).toString());
+                if (java.nio.file.Files.isDirectory(p)) {
+                    java.nio.file.Files.createDirectories(t);
+                } else {
+                    java.nio.file.Files.copy(p, t);
+                }
+            }
+        }
+    }
+
     static void truncate(Path file, long length) throws IOException {
         try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
             f.setLength(length);

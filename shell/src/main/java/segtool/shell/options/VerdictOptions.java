@@ -73,6 +73,30 @@ public final class VerdictOptions {
                 + (enforceFsyncAlias ? "persisted" : "replicated");
     }
 
+    /**
+     * The partitions of {@code targets} as these options name them: {@code --partition-id} applies to a single
+     * partition (a usage error otherwise), and without it every directory name must be a partition id. What every
+     * command that judges (scan, explain, doctor, repair, rebuild-index) takes.
+     */
+    public java.util.List<segtool.formats.naming.PartitionPath> partitions(CommandLine.Model.CommandSpec spec,
+            segtool.analyzers.layout.Targets targets) {
+        java.util.List<segtool.formats.naming.PartitionPath> out = new java.util.ArrayList<>(targets.partitions());
+        if (partitionId != null) {
+            if (out.size() != 1) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--partition-id applies to a single "
+                        + "partition, but " + targets.path() + " holds " + out.size());
+            }
+            out.set(0, out.get(0).withPartitionId(partitionId));
+        }
+        for (segtool.formats.naming.PartitionPath p : out) {
+            if (partitionId == null && !p.hasPartitionId()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), p.directory()
+                        + ": the directory name is not a partition id; pass --partition-id N");
+            }
+        }
+        return out;
+    }
+
     /** What the command line says, for the inputs resolver. */
     public InputsResolver.CommandLine inputs() {
         return new InputsResolver.CommandLine(commandLineDurable(), overrideDurability, checkpoint);

@@ -57,7 +57,7 @@ public final class RebuildIndexCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), target + " is a data directory; "
                     + "rebuild-index takes a segment file or a partition directory");
         }
-        PartitionPath partition = RepairCli.partitions(spec, targets, verdict).get(0);
+        PartitionPath partition = verdict.partitions(spec, targets).get(0);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         PartitionInputs in = RepairCli.inputs(spec, List.of(partition), verdict).get(0);

@@ -3,9 +3,7 @@ package segtool.shell.repair;
 import java.io.Console;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.recovery.RecoveryEngine;
@@ -20,7 +18,6 @@ import segtool.analyzers.repair.Confirm;
 import segtool.analyzers.repair.Repairer;
 import segtool.analyzers.repair.ServerGuard;
 import segtool.analyzers.repair.StepHook;
-import segtool.analyzers.layout.Targets;
 import segtool.formats.naming.PartitionPath;
 import segtool.shell.ExitCodes;
 import segtool.shell.Version;
@@ -40,25 +37,6 @@ final class RepairCli {
     static final String EXIT_130 = "130:cancelled (Ctrl-C)";
 
     private RepairCli() {
-    }
-
-    /** The partitions a PATH names, with --partition-id applied and every id known. */
-    static List<PartitionPath> partitions(CommandSpec spec, Targets targets, VerdictOptions verdict) {
-        List<PartitionPath> out = new ArrayList<>(targets.partitions());
-        if (verdict.partitionId != null) {
-            if (out.size() != 1) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--partition-id applies to a single "
-                        + "partition, but " + targets.path() + " holds " + out.size());
-            }
-            out.set(0, out.get(0).withPartitionId(verdict.partitionId));
-        }
-        for (PartitionPath p : out) {
-            if (verdict.partitionId == null && !p.hasPartitionId()) {
-                throw new CommandLine.ParameterException(spec.commandLine(), p.directory()
-                        + ": the directory name is not a partition id; pass --partition-id N");
-            }
-        }
-        return out;
     }
 
     static Repairer repairer(VerdictOptions verdict, Confirm confirm) {

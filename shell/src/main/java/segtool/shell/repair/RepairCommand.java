@@ -91,7 +91,7 @@ public final class RepairCommand implements Callable<Integer> {
                     + "--salvage-to DIR: the salvage archive of every record that verifies is written there before "
                     + "any cut");
         }
-        List<PartitionPath> partitions = RepairCli.partitions(spec, targets, verdict);
+        List<PartitionPath> partitions = verdict.partitions(spec, targets);
         if (acceptLoss && salvageTo != null && partitions.size() != 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--accept-loss --salvage-to takes one "
                     + "partition, but " + target + " holds " + partitions.size() + "; name the partition directory");
