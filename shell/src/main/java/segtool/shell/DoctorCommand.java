@@ -60,7 +60,7 @@ public final class DoctorCommand implements Callable<Integer> {
         Path resolved = ShellSession.resolve(spec, target);
         Targets t = ShellSession.targets(spec, resolved);
         if (t.segment() != null) {
-            throw new CommandLine.ParameterException(spec.commandLine(), target + ": names one segment; doctor examines "
+            throw new CommandLine.ParameterException(spec.commandLine(), resolved + ": names one segment; doctor examines "
                     + "whole partitions: pass " + t.partitions().get(0).directory() + " (or its data directory)");
         }
         // the partitions and their inputs exactly as scan takes them
