@@ -335,4 +335,25 @@ class ExplainTest {
         assertEquals(ExitCodes.USAGE, r.exit());
         assertTrue(r.err().contains("no segment 12345"), r.toString());
     }
+
+    /**
+     * The salvage and accept-loss commands explain prints for a refusal carry the options this run judged with
+     * (--partition-id for a directory whose name is no partition id, the durability given without metadata), so
+     * that running them judges the same partition the same way; without them they exited 64 or judged another mode.
+     */
+    @Test
+    void lossCommands_carryTheVerdictOptions(@TempDir Path scratch) throws IOException {
+        Path p = scratch.resolve("7");
+        Partitions.copyTree(Path.of("..", "samples", "gallery", "hole", "streams", "1", "topics", "1", "partitions", "1"),
+                p);
+        Cli.Result r = Cli.run("explain", p, "--partition-id", "1", "--durability=persisted");
+        assertEquals(ExitCodes.REFUSED, r.exit(), r.toString());
+        assertTrue(r.out().contains("$ segtool salvage " + p + " -o OUT --format ndjson --partition-id=1\n"), r.out());
+        String repair = "$ segtool repair " + p + " --durability=persisted --partition-id=1 --accept-loss --apply"
+                + " --salvage-to OUT";
+        assertTrue(r.out().contains(repair), r.out());
+        // the dry run of that repair reads the same partition in the same mode
+        Cli.Result dry = Cli.run("repair", p, "--durability=persisted", "--partition-id=1", "--accept-loss");
+        assertTrue(dry.exit() != ExitCodes.USAGE, dry.toString());
+    }
 }

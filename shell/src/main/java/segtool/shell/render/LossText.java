@@ -20,10 +20,14 @@ public final class LossText {
 
     /**
      * Prints the lines under {@code indent}, each wrapped to {@code width} columns (0: not wrapped); a command line
-     * ({@code $ ...}) is never wrapped, so what follows wraps the same whatever the path's length.
+     * ({@code $ ...}) is never wrapped, so what follows wraps the same whatever the path's length. {@code verdict}
+     * and {@code records}: the command line's options that change a verdict and those that change which records
+     * verify ({@code VerdictOptions.flags()}, {@code recordFlags()}), repeated on the repair and salvage commands so
+     * that they judge the partition as this run did.
      */
-    public static void print(PrintWriter w, AtStake s, PartitionReport r, String indent, int width) {
-        for (String line : lines(s, r)) {
+    public static void print(PrintWriter w, AtStake s, PartitionReport r, String indent, int width, String verdict,
+                             String records) {
+        for (String line : lines(s, r, verdict, records)) {
             if (width <= 0 || line.stripLeading().startsWith("$ ")) {
                 w.println(indent + line);
                 continue;
@@ -54,8 +58,8 @@ public final class LossText {
         return "segment " + U64.str(s);
     }
 
-    /** The lines, without indentation. */
-    public static List<String> lines(AtStake s, PartitionReport r) {
+    /** The lines, without indentation (the commands carry {@code verdict} and {@code records}, as for print). */
+    public static List<String> lines(AtStake s, PartitionReport r, String verdict, String records) {
         List<String> out = new ArrayList<>();
         out.add("At stake:");
         List<OffsetRanges.Range> lost = new ArrayList<>();
@@ -85,14 +89,15 @@ public final class LossText {
         out.add("  1. Restore from a replica or a backup that holds " + (lost.isEmpty() ? "this partition"
                 : lostWords) + ": nothing is lost.");
         out.add("  2. Salvage, then accept the loss; salvage keeps every record that verifies:");
-        out.add("       $ segtool salvage " + r.partition().directory() + " -o OUT --format ndjson");
+        out.add("       $ segtool salvage " + r.partition().directory() + " -o OUT --format ndjson" + records);
         out.add("     The archive holds " + words(s.salvageable()) + " with their "
                 + "original bytes. " + cut(s) + " " + (lost.isEmpty() ? "Nothing else is lost" : "Lost for good: "
                 + lostWords) + ". After it the server may hand offsets above the last one it keeps out again "
                 + "to new messages; a producer can replay the archive's messages.ndjson under new offsets. segtool "
                 + "makes the cut, salvage archive first, quarantine and restore as for any repair (see "
                 + "docs/repair.md):");
-        out.add("       $ segtool repair " + r.partition().directory() + " --accept-loss --apply --salvage-to OUT");
+        out.add("       $ segtool repair " + r.partition().directory() + verdict
+                + " --accept-loss --apply --salvage-to OUT");
         out.add("  3. Leave it to the server: it refuses this partition at boot (" + r.refusal().variant() + ") and "
                 + "either moves all its files into a " + r.partition().directory().getFileName() + ".fenced.<n> "
                 + "directory or tombstones it with the files left in place; either way it serves none of its "

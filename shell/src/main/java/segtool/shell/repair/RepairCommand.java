@@ -158,7 +158,8 @@ public final class RepairCommand implements Callable<Integer> {
                     RepairText.loss(out, o);
                 } else if (o.status() == Repairer.Status.REFUSED && !output.quiet()) {
                     segtool.shell.render.LossText.print(out, segtool.analyzers.salvage.AtStake.survey(o.before(),
-                            verdict.maxMessageSizeUpper + 256), o.before(), "  ", 0);
+                            verdict.maxMessageSizeUpper + 256), o.before(), "  ", 0, verdict.flags(),
+                            verdict.recordFlags());
                 }
             }
             if (partitions.isEmpty()) {
