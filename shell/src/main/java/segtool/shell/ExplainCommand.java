@@ -110,7 +110,7 @@ public final class ExplainCommand implements Callable<Integer> {
                         + "' is not a start offset or segment file name");
             }
         }
-        Explainer explainer = new Explainer();
+        Explainer explainer = new Explainer(verdict.recordFlags());
         RecoveryEngine engine = new RecoveryEngine(threads.apply(verdict.engineOptions()));
         boolean dataDir = judged.targets().kind() == Targets.Kind.DATA_DIRECTORY;
         List<Explainer.PartitionStory> stories = new ArrayList<>();

@@ -352,6 +352,9 @@ class ExplainTest {
         String repair = "$ segtool repair " + p + " --durability=persisted --partition-id=1 --accept-loss --apply"
                 + " --salvage-to OUT";
         assertTrue(r.out().contains(repair), r.out());
+        // the look-at-it lines too (a hole: the chain's segments), and they run
+        assertTrue(r.out().contains("$ segtool segments " + p + " --partition-id=1\n"), r.out());
+        assertTrue(Cli.run("segments", p, "--partition-id=1").exit() != ExitCodes.USAGE);
         // the dry run of that repair reads the same partition in the same mode
         Cli.Result dry = Cli.run("repair", p, "--durability=persisted", "--partition-id=1", "--accept-loss");
         assertTrue(dry.exit() != ExitCodes.USAGE, dry.toString());

@@ -51,7 +51,20 @@ public final class Explainer {
     public record PartitionStory(PartitionReport report, List<Fact> facts, List<SegmentStory> segments) {
     }
 
+    /** The command line's options that change which records verify, repeated on the commands a story prints. */
+    private final String records;
+
     public Explainer() {
+        this("");
+    }
+
+    /**
+     * {@code records}: the command line's {@code --partition-id} and {@code --max-message-size-upper}, as
+     * {@code VerdictOptions.recordFlags()} spells them, for the batches, segments and hexdump commands a story prints
+     * (so that they check records as this judgement did).
+     */
+    public Explainer(String records) {
+        this.records = records;
     }
 
     /** The segment's state in a heading: its status, or what pass A planned when the partition was refused later. */
@@ -767,7 +780,7 @@ public final class Explainer {
         }
     }
 
-    private static String next(SegmentReport s, Refusal here, PartitionReport r, Survivors survivors) {
+    private String next(SegmentReport s, Refusal here, PartitionReport r, Survivors survivors) {
         String log = s.log().toString();
         if (here != null) {
             switch (here.variant()) {
@@ -777,16 +790,16 @@ public final class Explainer {
                             + "offsets " + U64.str(survivors.firstOffset()) + ".." + U64.str(survivors.lastOffset())
                             + ")" : "") + ". Look at the damage, then at what still verifies:"
                             + "\n$ segtool hexdump " + log + " "
-                            + u(((Refusal.InteriorDamage) here).damagePosition()) + " 512"
-                            + "\n$ segtool batches " + log;
+                            + u(((Refusal.InteriorDamage) here).damagePosition()) + " 512" + records
+                            + "\n$ segtool batches " + log + records;
                 case UnverifiedResidue:
                     return "The bytes after the damage look like many overlapping record headers. Look at them:"
                             + "\n$ segtool hexdump " + log + " "
-                            + u(((Refusal.UnverifiedResidue) here).damagePosition()) + " 512";
+                            + u(((Refusal.UnverifiedResidue) here).damagePosition()) + " 512" + records;
                 case OffsetDiscontinuity:
                 case ForeignBatch:
                     return "Check that the files belong in this directory; batches shows offsets and partition ids "
-                            + "record by record:\n$ segtool batches " + log;
+                            + "record by record:\n$ segtool batches " + log + records;
                 case FsyncedLogLoss:
                 case FsyncedRebuildShortfall:
                     return "confirm the topic really has durability=persisted (the other mode's verdict is above); if "
@@ -799,7 +812,7 @@ public final class Explainer {
             if (r.refusal() != null && (r.refusal().variant() == Refusal.Variant.Hole
                     || r.refusal().variant() == Refusal.Variant.EmptyNonTailSegment)) {
                 return "Look for a missing segment or anchor in the chain:\n$ segtool segments "
-                        + r.partition().directory();
+                        + r.partition().directory() + records;
             }
             return "the partition is refused elsewhere (see the verdict); this segment is not the cause";
         }
@@ -812,7 +825,7 @@ public final class Explainer {
         if (s.logCut() != null) {
             return "Boot applies the plan by itself. To keep the " + U64.str(s.logLength() - s.size()) + " bytes it "
                     + "cuts, copy " + s.log().getFileName() + " aside first; to see them:\n$ segtool hexdump " + log
-                    + " " + U64.str(s.size());
+                    + " " + U64.str(s.size()) + records;
         }
         return "boot applies the plan by itself; nothing that verifies is lost";
     }
