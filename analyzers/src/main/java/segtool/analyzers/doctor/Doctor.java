@@ -209,15 +209,17 @@ public final class Doctor {
                         List.of(segtool + " scan " + q + mode + " --debug")));
             }
             default -> {
-                if (r.bootChangesFiles()) {
-                    List<String> ops = new ArrayList<>();
-                    for (SegmentReport s : r.segments()) {
-                        if (s.changesFiles()) {
-                            for (PlannedOp op : s.operations()) {
-                                ops.add(op.kind() + " " + op.path().getFileName());
-                            }
+                // pass C's operations on the segments whose files it changes (the sweep's deletions are findings
+                // of their own, below), or the WAL's open alone
+                List<String> ops = new ArrayList<>();
+                for (SegmentReport s : r.segments()) {
+                    if (s.changesFiles()) {
+                        for (PlannedOp op : s.operations()) {
+                            ops.add(op.kind() + " " + op.path().getFileName());
                         }
                     }
+                }
+                if (!ops.isEmpty() || r.walOpenChangesFiles()) {
                     Map<String, Object> d = new LinkedHashMap<>();
                     d.put("operations", ops);
                     if (r.walOpenChangesFiles()) {
@@ -234,17 +236,14 @@ public final class Doctor {
                     } else {
                         cmds.addAll(repair(q, mode, " --apply"));
                     }
-                    if (!ops.isEmpty() || r.walOpenChangesFiles()) {
-                        out.add(new Finding(Finding.Kind.RECOVERY_WOULD_CHANGE, dir, dir, d, cmds));
-                    }
+                    out.add(new Finding(Finding.Kind.RECOVERY_WOULD_CHANGE, dir, dir, d, cmds));
                 }
             }
         }
         for (PlannedOp.Delete del : r.swept()) {
             out.add(new Finding(Finding.Kind.SCRATCH_FILE, dir, del.path().toAbsolutePath().normalize(),
                     details("reason", del.reason(), "bytes", size(del.path())),
-                    next.readOnly() ? repair(q, mode, "") : List.of(segtool + " repair " + q + mode
-                            + " --apply   # the sweep quarantines it, as the next boot would delete it")));
+                    repair(q, mode, " --apply   # the sweep quarantines it, as the next boot would delete it")));
         }
         for (String warning : r.warnings()) {
             // the sweep's naming warnings (RECOVERY 3, 11.2): a .log the server reads under another name, or not
@@ -291,8 +290,7 @@ public final class Doctor {
         d.put("durability", in.durability().value());
         d.put("durability_from", in.durability().from());
         Checkpoint c = in.wal().checkpoint();
-        d.put("checkpoint", c == null ? null : Long.toUnsignedString(c.startOffset()) + ":"
-                + Long.toUnsignedString(c.length()) + ":" + Long.toUnsignedString(c.nextOffset()));
+        d.put("checkpoint", c == null ? null : c.spelled());
         d.put("checkpoint_from", in.wal().source());
     }
 

@@ -19,6 +19,12 @@ public record Checkpoint(long startOffset, long length, long nextOffset, Directo
         this(startOffset, length, nextOffset, DirectoryView.AS_IS);
     }
 
+    /** {@code START:LENGTH:NEXT}, unsigned, as {@code --wal-checkpoint} takes it. */
+    public String spelled() {
+        return Long.toUnsignedString(startOffset) + ":" + Long.toUnsignedString(length) + ":"
+                + Long.toUnsignedString(nextOffset);
+    }
+
     /** True when {@code other} names the same {@code (C, Lc, N)}, whatever the open does to the directory. */
     public boolean samePosition(Checkpoint other) {
         return other != null && startOffset == other.startOffset && length == other.length

@@ -134,9 +134,7 @@ public final class VerdictOptions {
             b.append(" --override-durability");
         }
         if (checkpoint != null) {
-            b.append(" --wal-checkpoint=").append(Long.toUnsignedString(checkpoint.startOffset())).append(':')
-                    .append(Long.toUnsignedString(checkpoint.length())).append(':')
-                    .append(Long.toUnsignedString(checkpoint.nextOffset()));
+            b.append(" --wal-checkpoint=").append(checkpoint.spelled());
         }
         return b + recordFlags();
     }
