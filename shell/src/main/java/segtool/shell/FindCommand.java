@@ -17,6 +17,7 @@ import segtool.analyzers.exit.ExitCode;
 import segtool.analyzers.inspect.PartitionFiles;
 import segtool.analyzers.inspect.Seek;
 import segtool.analyzers.inspect.SegmentReader;
+import segtool.analyzers.report.ShellWords;
 import segtool.formats.index.IndexEntry;
 import segtool.formats.io.U64;
 import segtool.formats.log.BatchHeader;
@@ -131,7 +132,8 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
             SegmentReader.Frame f = found.frame();
             out.println("  message " + f.index() + " of the batch: frame at byte " + U64.str(f.position()) + ", id "
                     + f.header().id() + ", payload " + f.header().payloadLength() + " bytes");
-            out.println("  show it: segtool messages " + SegmentFiles.log(ref.directory(), found.start()) + " --offset "
+            out.println("  show it: segtool messages "
+                    + ShellWords.quote(SegmentFiles.log(ref.directory(), found.start())) + " --offset "
                     + U64.str(what.offset) + " --limit 1");
         }
         if (found.problem() != null) {

@@ -25,6 +25,7 @@ import segtool.analyzers.repair.Companions;
 import segtool.analyzers.repair.Manifest;
 import segtool.analyzers.repair.Quarantine;
 import segtool.analyzers.repair.QuarantineEntry;
+import segtool.analyzers.report.ShellWords;
 import segtool.analyzers.salvage.OffsetRanges;
 import segtool.analyzers.salvage.Salvager;
 import segtool.analyzers.salvage.Source;
@@ -111,7 +112,7 @@ public final class Doctor {
             throws IOException {
         List<Finding> out = new ArrayList<>();
         Path dir = p.directory().toAbsolutePath().normalize();
-        String q = quote(dir.toString());
+        String q = ShellWords.quote(dir.toString());
         String mode = next.verdict();
         PartitionInputs in = j.inputs();
         PartitionReport r = j.report();
@@ -130,7 +131,7 @@ public final class Doctor {
                 problems.add(e.getMessage());
             }
         }
-        String salvageTo = quote("./salvage-s" + id(p.streamId()) + "-t" + id(p.topicId()) + "-p"
+        String salvageTo = ShellWords.quote("./salvage-s" + id(p.streamId()) + "-t" + id(p.topicId()) + "-p"
                 + id(p.partitionId()));
         if (r == null) {
             // no verdict, as scan gives none: the server refuses the node or this partition before segment
@@ -338,7 +339,7 @@ public final class Doctor {
         } else {
             d.put("readmit", "nothing to re-admit: no record in it verifies (the server fenced bytes that held no "
                     + "message); keep it with your backups or delete it");
-            next.add(onDisk("ls -l " + quote(fence.toString())));
+            next.add(onDisk("ls -l " + ShellWords.quote(fence.toString())));
         }
         return new Finding(Finding.Kind.FENCE, dir, fence.toAbsolutePath().normalize(), d, next);
     }
@@ -350,7 +351,7 @@ public final class Doctor {
      */
     private Finding quarantine(Path dir, Path qdir, String q, String mode, boolean judged) {
         Path abs = qdir.toAbsolutePath().normalize();
-        String qq = quote(abs.toString());
+        String qq = ShellWords.quote(abs.toString());
         if (!Quarantine.hasManifest(abs)) {
             return new Finding(Finding.Kind.QUARANTINE, dir, abs, details("state", "uncommitted",
                     "meaning", "an --apply stopped while copying, before it changed anything"),
@@ -429,11 +430,4 @@ public final class Doctor {
         }
     }
 
-    /** A path quoted for a POSIX shell when it needs it. */
-    static String quote(String s) {
-        if (s.matches("[A-Za-z0-9_./:=@%+,-]+")) {
-            return s;
-        }
-        return "'" + s.replace("'", "'\\''") + "'";
-    }
 }

@@ -14,6 +14,7 @@ import segtool.analyzers.recovery.Region;
 import segtool.analyzers.recovery.SegmentReport;
 import segtool.analyzers.recovery.Survivors;
 import segtool.analyzers.recovery.Walk;
+import segtool.analyzers.report.ShellWords;
 import segtool.formats.index.IndexEntry;
 import segtool.formats.io.U64;
 import segtool.formats.log.BatchHeader;
@@ -781,7 +782,7 @@ public final class Explainer {
     }
 
     private String next(SegmentReport s, Refusal here, PartitionReport r, Survivors survivors) {
-        String log = s.log().toString();
+        String log = ShellWords.quote(s.log());
         if (here != null) {
             switch (here.variant()) {
                 case InteriorDamage:
@@ -812,7 +813,7 @@ public final class Explainer {
             if (r.refusal() != null && (r.refusal().variant() == Refusal.Variant.Hole
                     || r.refusal().variant() == Refusal.Variant.EmptyNonTailSegment)) {
                 return "Look for a missing segment or anchor in the chain:\n$ segtool segments "
-                        + r.partition().directory() + records;
+                        + ShellWords.quote(r.partition().directory()) + records;
             }
             return "the partition is refused elsewhere (see the verdict); this segment is not the cause";
         }

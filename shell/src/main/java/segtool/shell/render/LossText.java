@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.Refusal;
+import segtool.analyzers.report.ShellWords;
 import segtool.analyzers.salvage.AtStake;
 import segtool.analyzers.salvage.OffsetRanges;
 import segtool.formats.io.U64;
@@ -89,14 +90,14 @@ public final class LossText {
         out.add("  1. Restore from a replica or a backup that holds " + (lost.isEmpty() ? "this partition"
                 : lostWords) + ": nothing is lost.");
         out.add("  2. Salvage, then accept the loss; salvage keeps every record that verifies:");
-        out.add("       $ segtool salvage " + r.partition().directory() + " -o OUT --format ndjson" + records);
+        out.add("       $ segtool salvage " + ShellWords.quote(r.partition().directory()) + " -o OUT --format ndjson" + records);
         out.add("     The archive holds " + words(s.salvageable()) + " with their "
                 + "original bytes. " + cut(s) + " " + (lost.isEmpty() ? "Nothing else is lost" : "Lost for good: "
                 + lostWords) + ". After it the server may hand offsets above the last one it keeps out again "
                 + "to new messages; a producer can replay the archive's messages.ndjson under new offsets. segtool "
                 + "makes the cut, salvage archive first, quarantine and restore as for any repair (see "
                 + "docs/repair.md):");
-        out.add("       $ segtool repair " + r.partition().directory() + verdict
+        out.add("       $ segtool repair " + ShellWords.quote(r.partition().directory()) + verdict
                 + " --accept-loss --apply --salvage-to OUT");
         out.add("  3. Leave it to the server: it refuses this partition at boot (" + r.refusal().variant() + ") and "
                 + "either moves all its files into a " + r.partition().directory().getFileName() + ".fenced.<n> "

@@ -7,6 +7,7 @@ import segtool.analyzers.repair.Refusals;
 import segtool.analyzers.repair.RepairPlan;
 import segtool.analyzers.repair.Repairer;
 import segtool.analyzers.repair.ServerGuard;
+import segtool.analyzers.report.ShellWords;
 import segtool.formats.index.IndexEntry;
 import segtool.shell.render.Bytes;
 import segtool.shell.render.Verdicts;
@@ -21,8 +22,8 @@ final class RepairText {
         if (quiet) {
             // the quarantine is the only handle for undo: -q keeps it
             if (o.status() == Repairer.Status.APPLIED && o.quarantine() != null) {
-                out.println("  quarantine: " + o.quarantine() + "; undo with: segtool restore " + o.quarantine()
-                        + " --apply");
+                out.println("  quarantine: " + o.quarantine() + "; undo with: segtool restore "
+                        + ShellWords.quote(o.quarantine()) + " --apply");
             }
             return;
         }
@@ -51,7 +52,7 @@ final class RepairText {
                 if (o.quarantine() != null) {
                     out.println("  quarantine: " + o.quarantine() + " (" + o.plan().leaving().size()
                             + " range(s), " + bytes(o.plan().quarantineBytes()) + "); undo with: segtool restore "
-                            + o.quarantine() + " --apply");
+                            + ShellWords.quote(o.quarantine()) + " --apply");
                 }
                 if (o.after() != null) {
                     out.println("  now: " + Verdicts.summary(o.after()));
@@ -143,7 +144,7 @@ final class RepairText {
         if (!undo.isEmpty()) {
             out.println("  undo, newest first:");
             for (java.nio.file.Path q : undo) {
-                out.println("    $ segtool restore " + q + " --apply");
+                out.println("    $ segtool restore " + ShellWords.quote(q) + " --apply");
             }
         }
         if (o.after() != null) {
