@@ -256,8 +256,8 @@ function _picocli_segtool_scan() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--override-durability' '--progress' '--json' '--no-color' '--debug' '--no-latent' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--stream' '--topic' '--partition' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '--threads' '-q' '--quiet'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--progress' '--json' '--no-color' '--debug' '--no-latent' '-h' '--help' '-V' '--version' '-q' '--quiet'"
+  local arg_opts="'--stream' '--topic' '--partition' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '--threads'"
   local persistedreplicated_option_args=("persisted" "replicated") # --durability values
 
   type compopt &>/dev/null && compopt +o default
@@ -289,15 +289,19 @@ function _picocli_segtool_scan() {
     '--threads')
       return
       ;;
-    '-q'|'--quiet')
-      return
-      ;;
   esac
 
   if [[ "${curr_word}" == -* ]]; then
     COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
   else
     local positionals=""
+    local currIndex
+    currIndex=$(currentPositionalIndex "scan" "${arg_opts}" "${flag_opts}")
+    if (( currIndex >= 0 && currIndex <= 2147483647 )); then
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      positionals=$( compgen -f -- "${curr_word}" ) # files
+    fi
     local IFS=$'\n'
     COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
   fi
@@ -310,8 +314,8 @@ function _picocli_segtool_explain() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--override-durability' '--progress' '--json' '--no-color' '--debug' '--detail' '--no-latent' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '--threads' '--stream' '--topic' '--partition' '-q' '--quiet'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--progress' '--json' '--no-color' '--debug' '--detail' '--no-latent' '-h' '--help' '-V' '--version' '-q' '--quiet'"
+  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '--threads' '--stream' '--topic' '--partition'"
   local persistedreplicated_option_args=("persisted" "replicated") # --durability values
 
   type compopt &>/dev/null && compopt +o default
@@ -341,9 +345,6 @@ function _picocli_segtool_explain() {
       return
       ;;
     '--partition')
-      return
-      ;;
-    '-q'|'--quiet')
       return
       ;;
   esac
@@ -371,8 +372,8 @@ function _picocli_segtool_segments() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--stream' '--topic' '--partition' '--partition-id' '--max-message-size-upper' '-q' '--quiet'"
+  local flag_opts="'--json' '--no-color' '--debug' '-h' '--help' '-V' '--version' '-q' '--quiet'"
+  local arg_opts="'--stream' '--topic' '--partition' '--partition-id' '--max-message-size-upper'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -390,9 +391,6 @@ function _picocli_segtool_segments() {
       return
       ;;
     '--max-message-size-upper')
-      return
-      ;;
-    '-q'|'--quiet')
       return
       ;;
   esac
@@ -420,8 +418,8 @@ function _picocli_segtool_index() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--no-verify' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--limit' '--partition-id' '--max-message-size-upper' '-q' '--quiet'"
+  local flag_opts="'--no-verify' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version' '-q' '--quiet'"
+  local arg_opts="'--limit' '--partition-id' '--max-message-size-upper'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -433,9 +431,6 @@ function _picocli_segtool_index() {
       return
       ;;
     '--max-message-size-upper')
-      return
-      ;;
-    '-q'|'--quiet')
       return
       ;;
   esac
@@ -463,8 +458,8 @@ function _picocli_segtool_batches() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--no-verify' '--ndjson' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--from' '--limit' '--partition-id' '--max-message-size-upper' '-q' '--quiet'"
+  local flag_opts="'--no-verify' '--ndjson' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version' '-q' '--quiet'"
+  local arg_opts="'--from' '--limit' '--partition-id' '--max-message-size-upper'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -479,9 +474,6 @@ function _picocli_segtool_batches() {
       return
       ;;
     '--max-message-size-upper')
-      return
-      ;;
-    '-q'|'--quiet')
       return
       ;;
   esac
@@ -509,8 +501,8 @@ function _picocli_segtool_messages() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--ndjson' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--offset' '--limit' '--format' '--max-bytes' '--partition-id' '--max-message-size-upper' '-q' '--quiet'"
+  local flag_opts="'--ndjson' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version' '-q' '--quiet'"
+  local arg_opts="'--offset' '--limit' '--format' '--max-bytes' '--partition-id' '--max-message-size-upper'"
   local texthexjson_option_args=("text" "hex" "json") # --format values
 
   type compopt &>/dev/null && compopt +o default
@@ -534,9 +526,6 @@ function _picocli_segtool_messages() {
       return
       ;;
     '--max-message-size-upper')
-      return
-      ;;
-    '-q'|'--quiet')
       return
       ;;
   esac
@@ -564,8 +553,8 @@ function _picocli_segtool_find() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--offset' '--timestamp' '--partition-id' '--max-message-size-upper' '-q' '--quiet'"
+  local flag_opts="'--json' '--no-color' '--debug' '-h' '--help' '-V' '--version' '-q' '--quiet'"
+  local arg_opts="'--offset' '--timestamp' '--partition-id' '--max-message-size-upper'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -580,9 +569,6 @@ function _picocli_segtool_find() {
       return
       ;;
     '--max-message-size-upper')
-      return
-      ;;
-    '-q'|'--quiet')
       return
       ;;
   esac
@@ -610,8 +596,8 @@ function _picocli_segtool_hexdump() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--partition-id' '--max-message-size-upper' '-q' '--quiet'"
+  local flag_opts="'--json' '--no-color' '--debug' '-h' '--help' '-V' '--version' '-q' '--quiet'"
+  local arg_opts="'--partition-id' '--max-message-size-upper'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -620,9 +606,6 @@ function _picocli_segtool_hexdump() {
       return
       ;;
     '--max-message-size-upper')
-      return
-      ;;
-    '-q'|'--quiet')
       return
       ;;
   esac
@@ -650,8 +633,8 @@ function _picocli_segtool_stats() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--segments' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--stream' '--topic' '--partition' '--partition-id' '--max-message-size-upper' '-q' '--quiet'"
+  local flag_opts="'--segments' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version' '-q' '--quiet'"
+  local arg_opts="'--stream' '--topic' '--partition' '--partition-id' '--max-message-size-upper'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -669,9 +652,6 @@ function _picocli_segtool_stats() {
       return
       ;;
     '--max-message-size-upper')
-      return
-      ;;
-    '-q'|'--quiet')
       return
       ;;
   esac
@@ -699,8 +679,8 @@ function _picocli_segtool_repair() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--override-durability' '--apply' '--force' '-y' '--yes' '--json' '--no-color' '--debug' '--accept-loss' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--stream' '--topic' '--partition' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet' '--salvage-to'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--apply' '--force' '-y' '--yes' '--json' '--no-color' '--debug' '--accept-loss' '-h' '--help' '-V' '--version' '-q' '--quiet'"
+  local arg_opts="'--stream' '--topic' '--partition' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '--salvage-to'"
   local persistedreplicated_option_args=("persisted" "replicated") # --durability values
 
   type compopt &>/dev/null && compopt +o default
@@ -729,9 +709,6 @@ function _picocli_segtool_repair() {
     '--wal-checkpoint')
       return
       ;;
-    '-q'|'--quiet')
-      return
-      ;;
     '--salvage-to')
       return
       ;;
@@ -741,6 +718,13 @@ function _picocli_segtool_repair() {
     COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
   else
     local positionals=""
+    local currIndex
+    currIndex=$(currentPositionalIndex "repair" "${arg_opts}" "${flag_opts}")
+    if (( currIndex >= 0 && currIndex <= 0 )); then
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      positionals=$( compgen -f -- "${curr_word}" ) # files
+    fi
     local IFS=$'\n'
     COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
   fi
@@ -753,8 +737,8 @@ function _picocli_segtool_rebuildindex() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--override-durability' '--apply' '--force' '-y' '--yes' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--apply' '--force' '-y' '--yes' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version' '-q' '--quiet'"
+  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
   local persistedreplicated_option_args=("persisted" "replicated") # --durability values
 
   type compopt &>/dev/null && compopt +o default
@@ -774,15 +758,19 @@ function _picocli_segtool_rebuildindex() {
     '--wal-checkpoint')
       return
       ;;
-    '-q'|'--quiet')
-      return
-      ;;
   esac
 
   if [[ "${curr_word}" == -* ]]; then
     COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
   else
     local positionals=""
+    local currIndex
+    currIndex=$(currentPositionalIndex "rebuild-index" "${arg_opts}" "${flag_opts}")
+    if (( currIndex >= 0 && currIndex <= 0 )); then
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      positionals=$( compgen -f -- "${curr_word}" ) # files
+    fi
     local IFS=$'\n'
     COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
   fi
@@ -829,8 +817,8 @@ function _picocli_segtool_pack() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'-o' '--output' '-q' '--quiet'"
+  local flag_opts="'--json' '--no-color' '--debug' '-h' '--help' '-V' '--version' '-q' '--quiet'"
+  local arg_opts="'-o' '--output'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -840,9 +828,6 @@ function _picocli_segtool_pack() {
       type compopt &>/dev/null && compopt -o filenames
       COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
       return $?
-      ;;
-    '-q'|'--quiet')
-      return
       ;;
   esac
 
@@ -869,16 +854,13 @@ function _picocli_segtool_sample() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--list' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--shape' '-q' '--quiet'"
+  local flag_opts="'--list' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version' '-q' '--quiet'"
+  local arg_opts="'--shape'"
 
   type compopt &>/dev/null && compopt +o default
 
   case ${prev_word} in
     '--shape')
-      return
-      ;;
-    '-q'|'--quiet')
       return
       ;;
   esac
@@ -931,8 +913,8 @@ function _picocli_segtool_salvage() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--include-unverified' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'-o' '--output' '--format' '--partition-id' '--max-message-size-upper' '-q' '--quiet'"
+  local flag_opts="'--include-unverified' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version' '-q' '--quiet'"
+  local arg_opts="'-o' '--output' '--format' '--partition-id' '--max-message-size-upper'"
   local rawndjson_option_args=("raw" "ndjson") # --format values
 
   type compopt &>/dev/null && compopt +o default
@@ -953,9 +935,6 @@ function _picocli_segtool_salvage() {
       return
       ;;
     '--max-message-size-upper')
-      return
-      ;;
-    '-q'|'--quiet')
       return
       ;;
   esac
@@ -983,8 +962,8 @@ function _picocli_segtool_doctor() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version' '-q' '--quiet'"
+  local arg_opts="'--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
   local persistedreplicated_option_args=("persisted" "replicated") # --durability values
 
   type compopt &>/dev/null && compopt +o default
@@ -1004,15 +983,19 @@ function _picocli_segtool_doctor() {
     '--wal-checkpoint')
       return
       ;;
-    '-q'|'--quiet')
-      return
-      ;;
   esac
 
   if [[ "${curr_word}" == -* ]]; then
     COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
   else
     local positionals=""
+    local currIndex
+    currIndex=$(currentPositionalIndex "doctor" "${arg_opts}" "${flag_opts}")
+    if (( currIndex >= 0 && currIndex <= 0 )); then
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      positionals=$( compgen -f -- "${curr_word}" ) # files
+    fi
     local IFS=$'\n'
     COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
   fi
@@ -1025,8 +1008,8 @@ function _picocli_segtool_compare() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--threads' '--max-concurrency' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version' '-q' '--quiet'"
+  local arg_opts="'--threads' '--max-concurrency' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
   local persistedreplicated_option_args=("persisted" "replicated") # --durability values
 
   type compopt &>/dev/null && compopt +o default
@@ -1049,15 +1032,19 @@ function _picocli_segtool_compare() {
     '--wal-checkpoint')
       return
       ;;
-    '-q'|'--quiet')
-      return
-      ;;
   esac
 
   if [[ "${curr_word}" == -* ]]; then
     COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
   else
     local positionals=""
+    local currIndex
+    currIndex=$(currentPositionalIndex "compare" "${arg_opts}" "${flag_opts}")
+    if (( currIndex >= 0 && currIndex <= 2147483647 )); then
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      positionals=$( compgen -f -- "${curr_word}" ) # files
+    fi
     local IFS=$'\n'
     COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
   fi
@@ -1070,8 +1057,8 @@ function _picocli_segtool_collect() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'-o' '--output' '--node' '--threads' '--max-concurrency' '--max-read-rate' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
+  local flag_opts="'--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version' '-q' '--quiet'"
+  local arg_opts="'-o' '--output' '--node' '--threads' '--max-concurrency' '--max-read-rate' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
   local persistedreplicated_option_args=("persisted" "replicated") # --durability values
 
   type compopt &>/dev/null && compopt +o default
@@ -1106,15 +1093,19 @@ function _picocli_segtool_collect() {
     '--wal-checkpoint')
       return
       ;;
-    '-q'|'--quiet')
-      return
-      ;;
   esac
 
   if [[ "${curr_word}" == -* ]]; then
     COMPREPLY=( $(compgen -W "${flag_opts} ${arg_opts}" -- "${curr_word}") )
   else
     local positionals=""
+    local currIndex
+    currIndex=$(currentPositionalIndex "collect" "${arg_opts}" "${flag_opts}")
+    if (( currIndex >= 0 && currIndex <= 0 )); then
+      local IFS=$'\n'
+      type compopt &>/dev/null && compopt -o filenames
+      positionals=$( compgen -f -- "${curr_word}" ) # files
+    fi
     local IFS=$'\n'
     COMPREPLY=( $(compgen -W "${commands// /$'\n'}${IFS}${positionals}" -- "${curr_word}") )
   fi
@@ -1127,8 +1118,8 @@ function _picocli_segtool_plan() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'-o' '--output' '-q' '--quiet'"
+  local flag_opts="'--json' '--no-color' '--debug' '-h' '--help' '-V' '--version' '-q' '--quiet'"
+  local arg_opts="'-o' '--output'"
 
   type compopt &>/dev/null && compopt +o default
 
@@ -1138,9 +1129,6 @@ function _picocli_segtool_plan() {
       type compopt &>/dev/null && compopt -o filenames
       COMPREPLY=( $( compgen -f -- "${curr_word}" ) ) # files
       return $?
-      ;;
-    '-q'|'--quiet')
-      return
       ;;
   esac
 
@@ -1167,8 +1155,8 @@ function _picocli_segtool_apply() {
   local prev_word=${COMP_WORDS[COMP_CWORD-1]}
 
   local commands=""
-  local flag_opts="'--apply' '--force' '--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version'"
-  local arg_opts="'--plan' '--donor-dir' '--node' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint' '-q' '--quiet'"
+  local flag_opts="'--apply' '--force' '--enforce-fsync' '--override-durability' '--json' '--no-color' '--debug' '-h' '--help' '-V' '--version' '-q' '--quiet'"
+  local arg_opts="'--plan' '--donor-dir' '--node' '--durability' '--partition-id' '--max-message-size-upper' '--wal-checkpoint'"
   local persistedreplicated_option_args=("persisted" "replicated") # --durability values
 
   type compopt &>/dev/null && compopt +o default
@@ -1201,9 +1189,6 @@ function _picocli_segtool_apply() {
       return
       ;;
     '--wal-checkpoint')
-      return
-      ;;
-    '-q'|'--quiet')
       return
       ;;
   esac

@@ -44,7 +44,7 @@ import segtool.shell.options.VerdictOptions;
             "  segtool collect DATA --node broker-2 --max-concurrency 1 --max-read-rate 50M -o m.ndjson"})
 public final class CollectCommand implements Callable<Integer>, PlainCommand, Interrupts.Leaves {
     @Parameters(index = "0", paramLabel = "PATH", description = "Data directory, partition directory or crash dump.")
-    String path;
+    Path path;
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "MANIFEST",
             description = "Manifest to write (replaced atomically; gzip-compressed when the name ends in .gz).")
@@ -82,8 +82,9 @@ public final class CollectCommand implements Callable<Integer>, PlainCommand, In
 
     @Override
     public Integer call() throws Exception {
+        String given = path == null ? null : path.toString();
         List<PartitionInputs> partitions = CompareCommand.resolver(spec, verdict)
-                .resolve(CompareCommand.partitions(spec, path, verdict));
+                .resolve(CompareCommand.partitions(spec, given, verdict));
         String name = node != null ? node : hostName();
         Collector collector = new Collector(verdict.engineOptions(), CompareCommand.concurrency(spec, maxConcurrency),
                 new Throttle(maxReadRate));
@@ -91,7 +92,7 @@ public final class CollectCommand implements Callable<Integer>, PlainCommand, In
         long started = System.nanoTime();
         long written;
         List<Collector.Unreadable> unreadable;
-        try (ManifestJson.Writer w = new ManifestJson.Writer(out, name, path, Instant.now().toString(),
+        try (ManifestJson.Writer w = new ManifestJson.Writer(out, name, given, Instant.now().toString(),
                 Version.current(), verdict.inputs().durable())) {
             unreadable = collector.collect(name, partitions, m -> {
                 m.segments().forEach(s -> logBytes[0] += s.logLength());

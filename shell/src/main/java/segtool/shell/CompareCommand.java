@@ -48,7 +48,7 @@ import segtool.shell.options.VerdictOptions;
 public final class CompareCommand implements Callable<Integer> {
     @Parameters(paramLabel = "PATH", arity = "2..*",
             description = "One per replica: data directory, partition directory or crash dump.")
-    List<String> paths;
+    List<Path> paths;
 
     @Option(names = {"--threads", "--max-concurrency"}, paramLabel = "N", description = "Partitions judged at "
             + "once (default: every available processor; -Dsegtool.threads=N in SEGTOOL_JAVA_OPTS sets the "
@@ -73,7 +73,8 @@ public final class CompareCommand implements Callable<Integer> {
         Set<String> names = new LinkedHashSet<>();
         Set<String> unreadable = new LinkedHashSet<>();
         try {
-            for (String p : paths) {
+            for (Path given : paths) {
+                String p = given.toString();
                 String name = p;
                 for (int i = 2; !names.add(name); i++) {
                     name = p + "#" + i;

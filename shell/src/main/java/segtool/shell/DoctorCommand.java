@@ -44,7 +44,7 @@ import segtool.shell.render.DoctorText;
 public final class DoctorCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "PATH", description = "A data directory (holding streams/), "
             + "a partition directory or a crash dump (DUMP or DUMP::PATH). Default: the open path.")
-    String target;
+    Path target;
 
     @Mixin
     VerdictOptions verdict;

@@ -51,7 +51,7 @@ public final class ScanCommand implements Callable<Integer> {
     @Parameters(paramLabel = "PATH", arity = "0..*",
             description = "Data directory, partition directory, segment file or crash dump (DUMP or DUMP::PATH); "
                     + "several are judged together. Default: the open path.")
-    List<String> paths;
+    List<Path> paths;
 
     @Mixin
     Selection selection;
@@ -78,7 +78,8 @@ public final class ScanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Judged judged = Judged.of(spec, paths == null ? List.of() : paths, selection, verdict, output, false,
+        List<String> given = paths == null ? List.of() : paths.stream().map(Path::toString).toList();
+        Judged judged = Judged.of(spec, given, selection, verdict, output, false,
                 !noLatent, threads.count());
         PrintWriter out = spec.commandLine().getOut();
         int exit = judged.exitCode();

@@ -6,8 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import segtool.shell.render.HelpLayout;
@@ -49,7 +51,7 @@ public final class Docs {
         for (CommandLine c : commands) {
             out.put("man/segtool-" + c.getCommandName() + ".1", ManPage.command(c, commands, shell));
         }
-        String bash = AutoComplete.bash("segtool", root);
+        String bash = countedFlags(AutoComplete.bash("segtool", root), root);
         out.put("completion/segtool.bash", bash);
         // zsh runs the bash script through bashcompinit (the script's own ZSH_VERSION branch sets that up), so
         // the zsh file only loads its sibling instead of carrying a second copy
@@ -59,6 +61,55 @@ public final class Docs {
                 + "# under zsh. Generated; do not edit.\n"
                 + "source \"${${(%):-%x}:A:h}/segtool.bash\"\n");
         return out;
+    }
+
+    /**
+     * The bash script with every counted flag (a {@code boolean[]} option such as {@code -q}/{@code --quiet}, given
+     * once or twice) among the flags: picocli's generator takes any option not of type boolean for one that takes a
+     * value, so after {@code -q} it completed nothing (waiting for -q's value) where the next word is a path.
+     */
+    static String countedFlags(String bash, CommandLine root) {
+        Set<List<String>> counted = new LinkedHashSet<>();
+        collectCounted(root, counted);
+        for (List<String> names : counted) {
+            String quoted = String.join(" ", names.stream().map(n -> "'" + n + "'").toList());
+            String arm = String.join("|", names.stream().map(n -> "'" + n + "'").toList()) + ")";
+            StringBuilder fixed = new StringBuilder();
+            boolean moved = false;   // this function's arg_opts held the flag: its case arm goes too
+            List<String> lines = List.of(bash.split("\n", -1));
+            for (int i = 0; i < lines.size(); i++) {
+                String line = lines.get(i);
+                String t = line.strip();
+                if (t.startsWith("function ")) {
+                    moved = false;
+                } else if (t.startsWith("local arg_opts=\"") && (" " + t).contains(" " + quoted)) {
+                    line = line.replace("\"" + quoted + " ", "\"").replace(" " + quoted, "").replace(quoted, "");
+                    // the flag_opts line is the one before
+                    int f = fixed.lastIndexOf("local flag_opts=\"");
+                    int close = fixed.indexOf("\"\n", f + "local flag_opts=\"".length());
+                    fixed.insert(close, " " + quoted);
+                    moved = true;
+                } else if (moved && t.equals(arm) && i + 2 < lines.size() && lines.get(i + 1).strip().equals("return")
+                        && lines.get(i + 2).strip().equals(";;")) {
+                    i += 2;
+                    continue;
+                }
+                fixed.append(line).append('\n');
+            }
+            bash = fixed.substring(0, fixed.length() - 1);
+        }
+        return bash;
+    }
+
+    private static void collectCounted(CommandLine c, Set<List<String>> out) {
+        for (CommandLine.Model.OptionSpec o : c.getCommandSpec().options()) {
+            if (o.type() == boolean[].class) {
+                out.add(List.of(o.names()));
+            }
+        }
+        for (CommandLine sub : c.getSubcommands().values()) {
+            collectCounted(sub, out);
+        }
     }
 
     /** Writes the files under {@code args[0]}; files whose content is unchanged are left untouched. */

@@ -212,8 +212,8 @@ public final class Models {
                 "  segtool scan PARTITION --durability=persisted --json");
         s.name("scan");
         s.versionProvider(f.create(segtool.shell.Version.class));
-        s.addPositional(positional(c, segtool.shell.ScanCommand.class, "paths", "field java.util.List<String> segtool.shell.ScanCommand.paths")
-                .type(java.util.List.class).auxiliaryTypes(java.lang.String.class).paramLabel("PATH")
+        s.addPositional(positional(c, segtool.shell.ScanCommand.class, "paths", "field java.util.List<java.nio.file.Path> segtool.shell.ScanCommand.paths")
+                .type(java.util.List.class).auxiliaryTypes(java.nio.file.Path.class).paramLabel("PATH")
                 .arity("0..*")
                 .description("Data directory, partition directory, segment file or crash dump (DUMP or DUMP::PATH); several are judged together. Default: the open path.").build());
         CommandSpec mixin1 = m4_Selection(Bind.mixin(c, segtool.shell.ScanCommand.class, "selection", segtool.shell.options.Selection.class, f), f, s);
@@ -560,8 +560,8 @@ public final class Models {
         s.usageMessage().exitCodeListHeading("%nExit codes:%n");
         s.name("repair");
         s.versionProvider(f.create(segtool.shell.Version.class));
-        s.addPositional(positional(c, segtool.shell.repair.RepairCommand.class, "path", "field String segtool.shell.repair.RepairCommand.path")
-                .type(java.lang.String.class).paramLabel("PATH")
+        s.addPositional(positional(c, segtool.shell.repair.RepairCommand.class, "path", "field java.nio.file.Path segtool.shell.repair.RepairCommand.path")
+                .type(java.nio.file.Path.class).paramLabel("PATH")
                 .arity("0..1")
                 .description("Partition directory or data directory. Default: the open path.")
                 .index("0").build());
@@ -601,8 +601,8 @@ public final class Models {
         s.usageMessage().exitCodeListHeading("%nExit codes:%n");
         s.name("rebuild-index");
         s.versionProvider(f.create(segtool.shell.Version.class));
-        s.addPositional(positional(c, segtool.shell.repair.RebuildIndexCommand.class, "path", "field String segtool.shell.repair.RebuildIndexCommand.path")
-                .type(java.lang.String.class).paramLabel("PATH")
+        s.addPositional(positional(c, segtool.shell.repair.RebuildIndexCommand.class, "path", "field java.nio.file.Path segtool.shell.repair.RebuildIndexCommand.path")
+                .type(java.nio.file.Path.class).paramLabel("PATH")
                 .arity("0..1")
                 .description("A segment file (<S>.log or <S>.index) or a partition directory. Default: the open path.")
                 .index("0").build());
@@ -789,8 +789,8 @@ public final class Models {
                 "  segtool doctor /var/lib/iggy --json | jq '.findings[] | select(.kind == \"fence\")'");
         s.name("doctor");
         s.versionProvider(f.create(segtool.shell.Version.class));
-        s.addPositional(positional(c, segtool.shell.DoctorCommand.class, "target", "field String segtool.shell.DoctorCommand.target")
-                .type(java.lang.String.class).paramLabel("PATH")
+        s.addPositional(positional(c, segtool.shell.DoctorCommand.class, "target", "field java.nio.file.Path segtool.shell.DoctorCommand.target")
+                .type(java.nio.file.Path.class).paramLabel("PATH")
                 .arity("0..1")
                 .description("A data directory (holding streams/), a partition directory or a crash dump (DUMP or DUMP::PATH). Default: the open path.")
                 .index("0").build());
@@ -820,8 +820,8 @@ public final class Models {
                 "  segtool compare --json --durability=persisted A/streams/1/topics/1/partitions/1 B/.../partitions/1");
         s.name("compare");
         s.versionProvider(f.create(segtool.shell.Version.class));
-        s.addPositional(positional(c, segtool.shell.CompareCommand.class, "paths", "field java.util.List<String> segtool.shell.CompareCommand.paths")
-                .type(java.util.List.class).auxiliaryTypes(java.lang.String.class).paramLabel("PATH")
+        s.addPositional(positional(c, segtool.shell.CompareCommand.class, "paths", "field java.util.List<java.nio.file.Path> segtool.shell.CompareCommand.paths")
+                .type(java.util.List.class).auxiliaryTypes(java.nio.file.Path.class).paramLabel("PATH")
                 .arity("2..*")
                 .description("One per replica: data directory, partition directory or crash dump.")
                 .required(true).build());
@@ -855,8 +855,8 @@ public final class Models {
                 "  segtool collect DATA --node broker-2 --max-concurrency 1 --max-read-rate 50M -o m.ndjson");
         s.name("collect");
         s.versionProvider(f.create(segtool.shell.Version.class));
-        s.addPositional(positional(c, segtool.shell.CollectCommand.class, "path", "field String segtool.shell.CollectCommand.path")
-                .type(java.lang.String.class).paramLabel("PATH")
+        s.addPositional(positional(c, segtool.shell.CollectCommand.class, "path", "field java.nio.file.Path segtool.shell.CollectCommand.path")
+                .type(java.nio.file.Path.class).paramLabel("PATH")
                 .arity(Range.valueOf("1").unspecified(true))
                 .description("Data directory, partition directory or crash dump.")
                 .index("0")

@@ -35,7 +35,7 @@ import segtool.shell.options.VerdictOptions;
 public final class RebuildIndexCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PATH", arity = "0..1",
             description = "A segment file (<S>.log or <S>.index) or a partition directory. Default: the open path.")
-    String path;
+    Path path;
 
     @Mixin
     VerdictOptions verdict;
@@ -51,7 +51,7 @@ public final class RebuildIndexCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Path target = RepairCli.resolve(spec, path);
+        Path target = RepairCli.resolve(spec, path == null ? null : path.toString());
         Targets targets = segtool.shell.ShellSession.targets(spec, target);
         if (targets.kind() == Targets.Kind.DATA_DIRECTORY) {
             throw new CommandLine.ParameterException(spec.commandLine(), target + " is a data directory; "

@@ -42,7 +42,7 @@ import segtool.shell.render.Verdicts;
 public final class RepairCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PATH", arity = "0..1",
             description = "Partition directory or data directory. Default: the open path.")
-    String path;
+    Path path;
 
     @Mixin
     segtool.shell.options.Selection selection;
@@ -77,7 +77,7 @@ public final class RepairCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Path target = RepairCli.resolve(spec, path);
+        Path target = RepairCli.resolve(spec, path == null ? null : path.toString());
         Targets targets = selection.apply(segtool.shell.ShellSession.targets(spec, target));
         if (targets.kind() == Targets.Kind.SEGMENT) {
             throw new CommandLine.ParameterException(spec.commandLine(), target + " is a segment file; repair takes "

@@ -72,4 +72,39 @@ class DocsTest {
         assertTrue(text.contains("segtool - inspect, judge and repair"), text);
         assertTrue(text.contains("EXIT STATUS"), text);
     }
+    /**
+     * The bash completion, run in bash: every command that takes a path completes file names there (scan, doctor,
+     * repair, rebuild-index, compare and collect took their path as a string, so picocli's generator offered
+     * nothing), also after -q (picocli took the counted -q for an option with a value and completed nothing after
+     * it), and -q still completes as an option.
+     */
+    @Test
+    void bashCompletion_completesPathsAndCountedFlags(@TempDir Path tmp) throws Exception {
+        Path bash = Path.of("/bin/bash");
+        if (!Files.isExecutable(bash)) {
+            return;
+        }
+        Files.createDirectories(tmp.resolve("data-dir"));
+        String script = REPO.resolve("completion/segtool.bash").toString();
+        for (String line : new String[]{"scan d", "scan -q d", "scan -q -q --json d", "doctor d", "repair d",
+            "rebuild-index d", "compare d", "collect d", "explain -q d", "segments -q d"}) {
+            assertEquals("data-dir", complete(bash, tmp, script, "segtool " + line), line);
+        }
+        assertTrue(complete(bash, tmp, script, "segtool scan --qu").equals("--quiet"));
+        // a value still follows an option that takes one
+        assertEquals("persisted", complete(bash, tmp, script, "segtool scan --durability pers"));
+    }
+
+    /** What bash's completion offers for the last word of LINE, run in DIR, one candidate per line. */
+    private static String complete(Path bash, Path dir, String script, String line) throws Exception {
+        String program = "source \"$1\"; read -ra COMP_WORDS <<<\"$2\"; COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); "
+                + "COMP_LINE=\"$2\"; COMP_POINT=${#COMP_LINE}; _complete_segtool; printf '%s\\n' \"${COMPREPLY[@]}\"";
+        Process p = new ProcessBuilder(bash.toString(), "-c", program, "complete", script, line)
+                // compopt, outside a real completion, complains on stderr and does nothing
+                .directory(dir.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), line);
+        return out;
+    }
 }
