@@ -379,6 +379,7 @@ public final class Doctor {
         d.put("copied_ranges", (long) m.entries().size());
         d.put("copied_bytes", bytes);
         List<String> next;
+        int exit = Finding.Kind.QUARANTINE.exitCode();
         if (Manifest.RESTORED.equals(m.state())) {
             return null;   // undone: nothing pending; the directory is a record of what happened
         } else if (quarantine.unfinished()) {
@@ -397,8 +398,11 @@ public final class Doctor {
             // only the dry run: --apply would undo the repair, which is not a next step but a decision
             next = List.of(onDisk(segtool + " restore " + qq + "   # dry run: what restore would put back, if the "
                     + "repair is to be undone; keep the directory until the node is known good"));
+            // reported (it is the handle for undo) but nothing is pending: a runbook's "repair --apply, then doctor"
+            // must see 0, not be told to delete the undo to get it
+            exit = ExitCode.CLEAN;
         }
-        return new Finding(Finding.Kind.QUARANTINE, dir, abs, d, next);
+        return new Finding(Finding.Kind.QUARANTINE, dir, abs, d, next, exit);
     }
 
     /** Details in the order given (the text and the JSON show them so, run after run). */

@@ -46,6 +46,7 @@ public final class DoctorJson {
             }
             ArrayNode next = x.putArray("next");
             f.next().forEach(next::add);
+            x.put("exit_code", f.exitCode());
         }
         o.put("exit_code", r.exitCode());
         return o;

@@ -31,7 +31,10 @@ public record Finding(Kind kind, Path partition, Path path, Map<String, Object> 
         LATENT_DAMAGE(5),
         /** A {@code <partition>.fenced.<n>} directory. */
         FENCE(1),
-        /** A segtool quarantine whose repair is unfinished, or finished and not restored. */
+        /**
+         * A segtool quarantine whose repair is unfinished (exit 1), or finished and not restored (exit 0: reported as
+         * the handle for undo, nothing pending).
+         */
         QUARANTINE(1),
         /** A quarantine segtool cannot read or trust. */
         DAMAGED_QUARANTINE(3),

@@ -94,6 +94,7 @@ class DoctorTest {
         assertEquals("complete", quar.details().get("state"));
         // a finished repair: only restore's dry run, as --apply would undo the repair
         assertEquals(1, quar.next().size(), quar.next().toString());
+        assertEquals(0, quar.exitCode());   // nothing pending: the refusal sets the exit
         assertTrue(quar.next().get(0).startsWith("segtool restore " + quar.path() + "   # dry run"), quar.next().get(0));
 
         Finding scr = r.findings().get(4);
@@ -113,5 +114,46 @@ class DoctorTest {
                 .examine(data, Targets.resolve(data).partitions(), InputsResolver.CommandLine.none());
         assertEquals(List.of(), r.findings());
         assertEquals(0, r.exitCode());
+    }
+    /**
+     * After "repair --apply" the partition is clean and its quarantine stays for undo: doctor lists the quarantine
+     * and exits 0 (it exited 1, so a runbook's repair-then-doctor check failed until the undo was deleted). A repair
+     * that stopped part way still needs attention: exit 1, with the commands that finish or undo it.
+     */
+    @Test
+    void finishedRepair_isANoteAndExitsZero_unfinishedExitsOne() throws Exception {
+        Path repaired = partition(1, "torn-tail");
+        Repairer.Outcome applied = new Repairer(ENGINE, ServerGuard.Report::idle, new Applier(StepHook.NONE, "t"),
+                plan -> true).repair(PartitionPath.of(repaired), false, true, false);
+        assertEquals(Repairer.Status.APPLIED, applied.status(), () -> applied.error() + " " + applied.notes());
+        Doctor doctor = new Doctor(ENGINE.options(), 1, Doctor.Next.plain("segtool"));
+        Doctor.Report r = doctor.examine(data, Targets.resolve(data).partitions(), InputsResolver.CommandLine.none());
+        assertEquals(List.of(Finding.Kind.QUARANTINE), r.findings().stream().map(Finding::kind).toList());
+        assertEquals("complete", r.findings().get(0).details().get("state"));
+        assertEquals(0, r.exitCode());
+        JsonNode json = DoctorJson.report(r, "t");
+        assertEquals(0, json.get("exit_code").asInt());
+        assertEquals(0, json.at("/findings/0/exit_code").asInt());
+
+        Path stopped = partition(2, "torn-tail");
+        Repairer.Outcome crashed = new Repairer(ENGINE, ServerGuard.Report::idle, new Applier((step, action) -> {
+            if (action.startsWith("truncate ")) {
+                throw new IOException("killed before " + action);
+            }
+        }, "t"), plan -> true).repair(PartitionPath.of(stopped), false, true, false);
+        assertTrue(crashed.status() != Repairer.Status.APPLIED, crashed.status().toString());
+        Doctor.Report after = doctor.examine(data, Targets.resolve(data).partitions(),
+                InputsResolver.CommandLine.none());
+        Finding pending = after.findings().stream().filter(f -> f.partition().equals(stopped.toAbsolutePath().normalize())
+                || f.partition().equals(stopped)).filter(f -> f.kind() == Finding.Kind.QUARANTINE).findFirst()
+                .orElseThrow(() -> new AssertionError(after.findings().toString()));
+        assertEquals("applying", pending.details().get("state"), pending.details().toString());
+        assertEquals(1, pending.exitCode());
+        assertEquals(1, after.exitCode());
+        assertTrue(pending.next().stream().anyMatch(n -> n.startsWith("segtool repair ") && n.contains("--apply")),
+                pending.next().toString());
+        assertTrue(pending.next().stream().anyMatch(n -> n.startsWith("segtool restore ") && n.contains("--apply")),
+                pending.next().toString());
+        assertEquals(1, DoctorJson.report(after, "t").get("exit_code").asInt());
     }
 }

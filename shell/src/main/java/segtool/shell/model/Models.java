@@ -776,7 +776,7 @@ public final class Models {
         CommandSpec s = CommandSpec.wrapWithoutInspection(c, f);
         s.usageMessage().description("Report what needs attention in a data directory or partition, with the exact next command for each: refused partitions and why (with the offsets at stake), partitions without a verdict (the server refuses the node or the partition before segment recovery, or their inputs cannot be decided), partitions boot would change (the WAL's open included), <partition>.fenced.<n> directories (what they hold, which offsets, whether their bytes verify, when they were fenced, how to re-admit them), pending segtool quarantines with their restore command, scratch and orphan files, non-canonical segment names. Each partition is judged as scan judges it, with its topic's durability and its WAL checkpoint. Reads only.",
                 "%n--json prints the segtool.doctor/2 report (docs/doctor-json.md).");
-        s.usageMessage().exitCodeList(UsageMessageSpec.keyValuesMap("0:nothing needs attention",
+        s.usageMessage().exitCodeList(UsageMessageSpec.keyValuesMap("0:nothing needs attention (a finished repair's quarantine is listed: kept for undo)",
                 "1:something needs attention (listed); no partition is refused",
                 "2:at least one partition is refused (by recovery, or by the server before it)",
                 "3:a partition, its inputs or a quarantine could not be read",

@@ -33,8 +33,10 @@ public final class DoctorText {
             }
         }
         long kinds = r.findings().size();
-        w.println(kinds == 0 ? r.partitions() + " partition(s) examined: nothing needs attention"
-                : r.partitions() + " partition(s) examined: " + kinds + " finding(s)");
+        long notes = r.findings().stream().filter(f -> f.exitCode() == 0).count();
+        w.println(r.partitions() + " partition(s) examined: " + (kinds == notes ? "nothing needs attention"
+                + (notes == 0 ? "" : " (" + notes + " note(s): finished repairs, their quarantines kept for undo)")
+                : kinds + " finding(s)"));
     }
 
     /** The details a kind's headline already says (not printed again below it). */
