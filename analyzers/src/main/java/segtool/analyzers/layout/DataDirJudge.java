@@ -186,6 +186,9 @@ public final class DataDirJudge {
                 try {
                     out.add(f.get());
                 } catch (ExecutionException e) {
+                    if (e.getCause() instanceof RecoveryEngine.Cancelled c) {
+                        throw c;   // a worker met the interrupt first
+                    }
                     throw new IllegalStateException("judging failed: " + e.getCause(), e.getCause());
                 }
             }

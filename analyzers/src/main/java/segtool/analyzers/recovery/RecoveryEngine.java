@@ -109,10 +109,12 @@ public final class RecoveryEngine {
             outcome = PartitionReport.Outcome.REFUSED;
             refusal = raised.refusal;
         } catch (IoFailure.Raised e) {
+            cancelledIfInterrupted(e);
             outcome = PartitionReport.Outcome.IO_ERROR;
             ioFailure = e.failure();
             ioError = ioFailure.toString();
         } catch (IOException e) {
+            cancelledIfInterrupted(e);
             outcome = PartitionReport.Outcome.IO_ERROR;
             ioFailure = new IoFailure(partition.directory(), IoFailure.READ, IoFailure.kindOf(IoFailure.READ),
                     IoFailure.reasonOf(e));
@@ -281,6 +283,17 @@ public final class RecoveryEngine {
                 }
             }
             return false;
+        }
+    }
+
+    /**
+     * An interrupt (Ctrl-C, SIGTERM) met inside a read comes back as an I/O error (a channel closed by the interrupt,
+     * a wait for a verifying worker given up): it is a cancellation, never a verdict that the partition is
+     * unreadable. Every command that judges meets it here, and exits 130 or 143 saying what it left.
+     */
+    private static void cancelledIfInterrupted(IOException e) {
+        if (Cancelled.isInterrupt(e)) {
+            throw new Cancelled(null, e);
         }
     }
 
