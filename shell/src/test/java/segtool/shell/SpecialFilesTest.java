@@ -87,7 +87,7 @@ class SpecialFilesTest {
         for (Object[] args : inPartition) {
             Cli.Result r = Cli.run(args);
             check(r, 3, target, what, args);
-            if (args[0].equals("scan") || args[0].equals("explain") || args[0].equals("doctor")) {
+            if (List.of("scan", "explain", "doctor", "repair", "rebuild-index").contains(args[0])) {
                 // the report's line (stdout) is on stderr too, for a report sent to a file or a pipe
                 assertTrue(r.err().lines().anyMatch(l -> l.startsWith("segtool: ") && l.contains(target + ": ")
                         && l.contains(what)), "the I/O error on stderr: " + r);

@@ -84,6 +84,7 @@ public final class RebuildIndexCommand implements Callable<Integer> {
         Repairer.Outcome o = repairer.rebuildIndex(in.partition(), targets.segment(), in.durability().durable(),
                 repair.apply, repair.force);
         RepairCli.warnForce(List.of(o), err);
+        RepairCli.ioErrors(List.of(o), err);
         int exit = o.exitCode();
         if (output.json) {
             var report = RepairJson.report("rebuild-index", target.toString(), Version.current(),

@@ -154,6 +154,23 @@ final class RepairCli {
             + "replicated; if the topic is persisted, pass --durability=persisted, or this repair can hide durable "
             + "data loss (the quarantine keeps every removed byte either way)";
 
+    /**
+     * What went wrong on stderr too, one line per partition that could not be read ("segtool: FILE: cannot read
+     * file (OP): REASON"), as scan prints it: the text report and the JSON document on stdout say it as well, but a
+     * script that keeps only stderr, or a pipe into jq, must not lose it.
+     */
+    static void ioErrors(List<Repairer.Outcome> outcomes, PrintWriter err) {
+        for (Repairer.Outcome o : outcomes) {
+            if (o.status() == Repairer.Status.IO_ERROR) {
+                String e = o.error() != null ? o.error() : o.before() != null ? o.before().ioError() : null;
+                if (e != null) {
+                    err.println("segtool: " + e.lines().findFirst().orElse(""));
+                }
+            }
+        }
+        err.flush();
+    }
+
     static void warnForce(List<Repairer.Outcome> outcomes, PrintWriter err) {
         for (Repairer.Outcome o : outcomes) {
             for (String n : o.notes()) {

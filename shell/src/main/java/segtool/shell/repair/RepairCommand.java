@@ -144,6 +144,7 @@ public final class RepairCommand implements Callable<Integer> {
             judged.add(in);
         }
         RepairCli.warnForce(outcomes, err);
+        RepairCli.ioErrors(outcomes, err);
         int exit = ExitCode.combine(RepairCli.worst(outcomes), skipped);
         if (output.json) {
             var report = RepairJson.report("repair", target.toString(), Version.current(), verdict.durable(),
