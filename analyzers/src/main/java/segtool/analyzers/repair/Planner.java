@@ -235,7 +235,21 @@ public final class Planner {
         if (!parent.equals(dir.toAbsolutePath().normalize())) {
             throw new IOException(file + ": not inside the partition directory " + dir);
         }
-        return file.getFileName().toString();
+        String name = file.getFileName().toString();
+        boolean roundTrips;
+        try {
+            roundTrips = file.getFileName().equals(file.getFileSystem().getPath(name));
+        } catch (java.nio.file.InvalidPathException unmappable) {
+            roundTrips = false;   // under an ASCII locale the decoded name cannot even be encoded again
+        }
+        if (!roundTrips) {
+            // the name's bytes are not valid in the JVM's file-name encoding (UTF-8 or the locale's): as text it names another file,
+            // so a plan (journaled as text) would delete, rename or copy a file that is not there and call it done
+            throw new IOException(file.getParent().resolve(name.replace('\ufffd', '?')) + ": this "
+                    + "file's name is not valid UTF-8, and segtool cannot name it to move it into a quarantine; "
+                    + "move it out of the partition directory by hand (ls -b shows its bytes), then run again");
+        }
+        return name;
     }
 
     private static long hash(byte[] bytes) {
