@@ -30,8 +30,9 @@ import segtool.shell.render.DoctorText;
                 + "decided), partitions boot would change (the WAL's open included), <partition>.fenced.<n> "
                 + "directories (what they hold, which offsets, whether their bytes verify, when they were fenced, "
                 + "how to re-admit them), pending segtool quarantines with their restore command, scratch and "
-                + "orphan files, non-canonical segment names. Each partition is judged as scan judges it, with its "
-                + "topic's durability and its WAL checkpoint. Reads only.",
+                + "orphan files, non-canonical segment names, segment files that are symlinks to nothing. Each "
+                + "partition is judged as scan judges it, with its topic's durability and its WAL checkpoint. Reads "
+                + "only.",
             "%n--json prints the segtool.doctor/2 report (docs/doctor-json.md)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:nothing needs attention (a finished repair's quarantine is listed: kept for undo)",

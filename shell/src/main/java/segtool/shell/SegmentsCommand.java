@@ -139,8 +139,9 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
             boolean canonical = Files.exists(logPath);
             if (!canonical) {
                 // the server opens the canonical name only, so it sees an empty log: list it so, not an error
-                notes.add("non-canonical .log name: the server reads " + logPath.getFileName()
-                        + ", which does not exist");
+                notes.add(Files.isSymbolicLink(logPath) ? logPath.getFileName() + " is a symlink to nothing: the "
+                        + "server reads it as an empty log" : "non-canonical .log name: the server reads "
+                        + logPath.getFileName() + ", which does not exist");
                 rows.add(new Row(start, logPath.getFileName().toString(), false, 0, 0, 0, null, null,
                         new HeaderWalk.Summary(0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, 0, null), "-", notes));
                 continue;

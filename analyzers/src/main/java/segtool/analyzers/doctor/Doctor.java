@@ -21,6 +21,7 @@ import segtool.analyzers.recovery.PlannedOp;
 import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.recovery.RecoveryOptions;
 import segtool.analyzers.recovery.SegmentReport;
+import segtool.analyzers.recovery.Sweep;
 import segtool.analyzers.repair.Companions;
 import segtool.analyzers.repair.Manifest;
 import segtool.analyzers.repair.Quarantine;
@@ -247,8 +248,10 @@ public final class Doctor {
                     repair(q, mode, " --apply   # the sweep quarantines it, as the next boot would delete it")));
         }
         for (String warning : r.warnings()) {
-            // the sweep's naming warnings (RECOVERY 3, 11.2): a .log the server reads under another name, or not
-            out.add(new Finding(Finding.Kind.NON_CANONICAL_NAME, dir, dir, details("warning", warning),
+            // the sweep's naming warnings (RECOVERY 3, 11.2): a .log the server reads under another name, or not;
+            // a segment file that is a symlink to nothing
+            out.add(new Finding(Sweep.danglingLink(warning) ? Finding.Kind.DANGLING_SYMLINK
+                    : Finding.Kind.NON_CANONICAL_NAME, dir, dir, details("warning", warning),
                     List.of(segtool + " segments " + q)));
         }
     }

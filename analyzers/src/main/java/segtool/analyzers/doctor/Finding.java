@@ -44,7 +44,12 @@ public record Finding(Kind kind, Path partition, Path path, Map<String, Object> 
          * The sweep's naming warning: a {@code .log} whose stem is not 20 digits (the server reads the canonical name
          * instead, RECOVERY 11.2), a {@code .log} whose name is not a start offset (ignored), two names for one start.
          */
-        NON_CANONICAL_NAME(1);
+        NON_CANONICAL_NAME(1),
+        /**
+         * A {@code .log} or {@code .index} that is a symlink to nothing: the server reads it as empty (a segment that
+         * recovers empty, an index it rebuilds), which is seldom what the operator meant.
+         */
+        DANGLING_SYMLINK(1);
 
         private final int exit;
 

@@ -79,6 +79,27 @@ public final class Sweep {
     }
 
     /**
+     * The end of the warning for a {@code .log} or {@code .index} that is a symlink to nothing: the server's stat
+     * finds no file (RECOVERY 7.3: "not found" is no error), so it reads an empty log or a missing index there, and
+     * the verdict follows from that; the operator is told why.
+     */
+    public static final String DANGLING = ", which does not exist: the server finds no file under this name and "
+            + "reads it as empty";
+
+    /** True for the warning {@link #of} gives a dangling symlink. */
+    public static boolean danglingLink(String warning) {
+        return warning.endsWith(DANGLING);
+    }
+
+    private static String target(Path link) {
+        try {
+            return Files.readSymbolicLink(link).toString();
+        } catch (IOException | UnsupportedOperationException e) {
+            return "a path that cannot be read";
+        }
+    }
+
+    /**
      * As {@link #of(Path)}, over the directory as {@code view} shows it: its removed names are not listed, and a name
      * it reads from another file is listed even when it does not exist yet (RECOVERY 9 step 0, METADATA 6.7).
      */
@@ -116,6 +137,10 @@ public final class Sweep {
         for (Path p : names) {
             String name = p.getFileName().toString();
             String ext = SegmentFiles.extensionOf(name);
+            if ((ext.equals("log") || ext.equals("index")) && !name.endsWith(SegmentFiles.STAGING)
+                    && Files.isSymbolicLink(p) && !Files.exists(p)) {
+                warnings.add(name + ": a symlink to " + target(p) + DANGLING);
+            }
             boolean realDirectory = Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS);
             if (name.endsWith(SegmentFiles.STAGING)) {
                 entries.add(new Entry(p, Kind.STAGING, !realDirectory, null));

@@ -156,4 +156,27 @@ class DoctorTest {
                 pending.next().toString());
         assertEquals(1, DoctorJson.report(after, "t").get("exit_code").asInt());
     }
+    /**
+     * A segment's .log that is a symlink to nothing: the server's stat finds no file (RECOVERY 7.3), so the verdict
+     * is that of an empty log (the segment recovers empty and is fenced), and the sweep says why; doctor reports it
+     * as a dangling symlink, not as a naming problem. Before, scan, explain and doctor showed the fence with no word
+     * of the link.
+     */
+    @Test
+    void aDanglingSymlinkLog_isNamedAsSuch() throws Exception {
+        Path p = partition(1, "healthy");
+        Path log = SegmentFiles.log(p, 0);
+        Files.delete(log);
+        Files.createSymbolicLink(log, data.resolve("gone.log"));
+        segtool.analyzers.recovery.PartitionReport judged = ENGINE.judge(PartitionPath.of(p), false);
+        assertEquals(List.of("00000000000000000000.log: a symlink to " + data.resolve("gone.log")
+                + segtool.analyzers.recovery.Sweep.DANGLING), judged.warnings());
+        assertEquals(segtool.analyzers.recovery.SegmentReport.Result.EMPTY, judged.segments().get(0).result());
+        Doctor.Report r = new Doctor(ENGINE.options(), 1, Doctor.Next.plain("segtool"))
+                .examine(data, Targets.resolve(data).partitions(), InputsResolver.CommandLine.none());
+        assertEquals(List.of(Finding.Kind.RECOVERY_WOULD_CHANGE, Finding.Kind.DANGLING_SYMLINK),
+                r.findings().stream().map(Finding::kind).toList());
+        assertEquals(1, r.exitCode());
+        assertEquals("dangling_symlink", DoctorJson.report(r, "t").at("/findings/1/kind").asText());
+    }
 }

@@ -43,7 +43,7 @@ public final class DoctorText {
     private static java.util.Set<String> inHeadline(Finding.Kind kind) {
         return switch (kind) {
             case NO_VERDICT, SCRATCH_FILE -> java.util.Set.of("reason");
-            case NON_CANONICAL_NAME -> java.util.Set.of("warning");
+            case NON_CANONICAL_NAME, DANGLING_SYMLINK -> java.util.Set.of("warning");
             case QUARANTINE -> java.util.Set.of("state", "meaning");
             case UNREADABLE_PARTITION, DAMAGED_QUARANTINE -> java.util.Set.of("error");
             case RECOVERY_WOULD_CHANGE -> java.util.Set.of("operations");
@@ -72,6 +72,7 @@ public final class DoctorText {
                     + d.get("error"));
             case SCRATCH_FILE -> "scratch file " + name + ": " + d.get("reason");
             case NON_CANONICAL_NAME -> "segment naming: " + d.get("warning");
+            case DANGLING_SYMLINK -> "dangling symlink: " + d.get("warning");
         };
     }
 
