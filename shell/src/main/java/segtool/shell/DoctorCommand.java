@@ -92,6 +92,9 @@ public final class DoctorCommand implements Callable<Integer> {
         for (Finding f : r.findings()) {
             if (f.kind() == Finding.Kind.UNREADABLE_PARTITION) {
                 err.println("segtool: " + f.details().get("error"));
+            } else if (f.kind() == Finding.Kind.NO_VERDICT && String.valueOf(f.details().get("reason"))
+                    .startsWith(segtool.analyzers.inputs.PartitionInputs.UNREADABLE)) {
+                err.println("segtool: " + f.details().get("reason"));
             }
         }
         err.flush();

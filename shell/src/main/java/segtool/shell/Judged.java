@@ -104,6 +104,11 @@ public record Judged(Targets targets, String displayPath, List<PartitionReport> 
                 err.println("segtool: " + r.ioError());
             }
         }
+        for (PartitionInputs in : result.inputs) {
+            if (in.unreadable()) {
+                err.println("segtool: " + in.refusalLine());
+            }
+        }
         err.flush();
         return result;
     }

@@ -139,6 +139,14 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
             boolean canonical = Files.exists(logPath);
             if (!canonical) {
                 // the server opens the canonical name only, so it sees an empty log: list it so, not an error
+                if (Files.isSymbolicLink(logPath)) {
+                    // a link to nothing reads as no file; one that cannot be followed (a loop) is an I/O error
+                    try {
+                        Files.readAttributes(logPath, java.nio.file.attribute.BasicFileAttributes.class);
+                    } catch (java.nio.file.NoSuchFileException nothing) {
+                        // the server's stat finds no file: an empty log
+                    }
+                }
                 notes.add(Files.isSymbolicLink(logPath) ? logPath.getFileName() + " is a symlink to nothing: the "
                         + "server reads it as an empty log" : "non-canonical .log name: the server reads "
                         + logPath.getFileName() + ", which does not exist");

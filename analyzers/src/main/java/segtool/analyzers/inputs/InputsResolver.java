@@ -77,7 +77,7 @@ public final class InputsResolver {
                 throw new segtool.analyzers.recovery.RecoveryEngine.Cancelled(null, e);
             }
             return new PartitionInputs(p, null, null, List.of(), PartitionInputs.Refusal.UNDECIDED,
-                    "cannot read the inputs: " + reason(e), identity);
+                    PartitionInputs.UNREADABLE + reason(e), identity);
         }
     }
 

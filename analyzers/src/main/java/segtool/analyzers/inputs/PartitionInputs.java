@@ -30,6 +30,17 @@ public record PartitionInputs(PartitionPath partition, Durability durability, Wa
         return refusal == null;
     }
 
+    /** How {@link #refusalLine()} starts when a file the inputs come from (or the log they stat) could not be read. */
+    public static final String UNREADABLE = "cannot read the inputs: ";
+
+    /**
+     * No verdict because reading failed (a symlink loop, a permission, a device error), not because the inputs
+     * decide against one: an I/O error, which commands also say on stderr.
+     */
+    public boolean unreadable() {
+        return refusal == Refusal.UNDECIDED && refusalLine != null && refusalLine.startsWith(UNREADABLE);
+    }
+
     public String refusalJson() {
         return refusal == null ? null : refusal.name().toLowerCase();
     }
