@@ -100,12 +100,16 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
         String query = what.offset != null ? "offset " + U64.str(what.offset)
                 : "timestamp " + Times.iso(what.timestamp) + " (" + U64.str(what.timestamp) + ")";
         if (found == null || found.beyond()) {
-            exit = ExitCodes.notInData(spec.commandLine().getErr(), query + ": " + (found != null ? found.problem()
-                    : starts.isEmpty() ? "the partition has no segments" : what.offset != null
+            // the problem of an offset past the end names the offset already ("offset N is past the end of ...")
+            exit = ExitCodes.notInData(spec.commandLine().getErr(), found != null ? found.problem()
+                    : query + ": " + (starts.isEmpty() ? "the partition has no segments" : what.offset != null
                     ? "below the first segment (" + U64.str(starts.get(0)) + ")" : "no batch at or after it"));
         }
         if (output.json) {
-            json(out, found, exit);
+            // a usage error prints no document (docs/json.md): the line on stderr is all
+            if (exit != ExitCodes.USAGE) {
+                json(out, found, exit);
+            }
             return exit;
         }
         Style style = output.style();

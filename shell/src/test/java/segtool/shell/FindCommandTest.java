@@ -102,4 +102,36 @@ class FindCommandTest {
         assertTrue(r.out().contains("  batch at byte " + p.segment(1).batch(1).position() + ": "), r.out());
         assertEquals(ExitCode.CLEAN, Cli.run("find", "--timestamp", ts, Partitions.healthy(root, "clean").dir).exit());
     }
+
+    /**
+     * An offset past the end is a usage error: one line on stderr, saying the offset once (it said "offset 99: offset
+     * 99 is past the end ..."), and with --json no document (docs/json.md; it printed one with "exit_code": 64).
+     * The text answer still says where the search went.
+     */
+    @Test
+    void pastTheEnd_oneLineOnStderr_noJsonDocument() {
+        Path p = HEALTHY.resolve(PARTITION);
+        String line = "segtool: offset 99 is past the end of segment 0 (its log ends at byte 1145)\n";
+        Cli.Result json = Cli.run("find", "--json", "--offset", "99", p);
+        assertEquals(ExitCode.USAGE, json.exit(), json.toString());
+        assertEquals("", json.out(), json.toString());
+        assertEquals(line, json.err(), json.toString());
+
+        Cli.Result text = Cli.run("find", "--offset", "99", p);
+        assertEquals(ExitCode.USAGE, text.exit(), text.toString());
+        assertEquals(line, text.err(), text.toString());
+        assertEquals("offset 99 -> segment 00000000000000000000\n"
+                + "  index entry 2: offset 4, 2023-11-14T22:13:20.000456Z, position 782\n"
+                + "  offset 99 is past the end of segment 0 (its log ends at byte 1145)\n", text.out());
+
+        Cli.Result late = Cli.run("find", "--json", "--timestamp", "2030-01-01T00:00:00Z", p);
+        assertEquals(ExitCode.USAGE, late.exit(), late.toString());
+        assertEquals("", late.out(), late.toString());
+        assertEquals("segtool: timestamp 2030-01-01T00:00:00.000000Z (1893456000000000): no batch at or after it\n",
+                late.err(), late.toString());
+
+        Cli.Result found = Cli.run("find", "--json", "--offset", "4", p);
+        assertEquals(ExitCode.CLEAN, found.exit(), found.toString());
+        assertTrue(found.out().endsWith("\"exit_code\" : 0\n}\n"), found.out());
+    }
 }
