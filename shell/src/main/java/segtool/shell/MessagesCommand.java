@@ -351,7 +351,10 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
             if (p.decodeProblem() != null) {
                 out.println("  payload: " + style.paint(Style.Paint.YELLOW, p.decodeProblem()));
             }
-            out.println("  payload (" + what + "):" + render(p.shown()));
+            // --max-bytes 0 shows none of a payload that has bytes: the count says so, and nothing follows it
+            // ("(empty)" is for a payload of no bytes)
+            out.println("  payload (" + what + ")" + (p.shown().length == 0 && p.truncated() ? ""
+                    : ":" + render(p.shown())));
         }
 
         /**
