@@ -72,13 +72,18 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
     @Spec
     CommandSpec spec;
 
-    /** The answer, or where the search stopped. */
-    private record Found(long start, long entry, IndexEntry indexEntry, String note, long position,
-                         BatchHeader header, Defect defect, SegmentReader.Frame frame, String problem, long walked,
-                         boolean beyond) {
-        Found(long start, long entry, IndexEntry indexEntry, String note, long position, BatchHeader header,
-              Defect defect, SegmentReader.Frame frame, String problem, long walked) {
-            this(start, entry, indexEntry, note, position, header, defect, frame, problem, walked, false);
+    /**
+     * The answer, or where the search stopped. {@code noteIsDamage}: the note reports an inconsistency or damage met
+     * on the way (an index entry that does not match its batch, a walk stopped at damage in an earlier segment), not
+     * only how the walk started; reading then exits 1 like a problem or a defect.
+     */
+    private record Found(long start, long entry, IndexEntry indexEntry, String note, boolean noteIsDamage,
+                         long position, BatchHeader header, Defect defect, SegmentReader.Frame frame, String problem,
+                         long walked, boolean beyond) {
+        Found(long start, long entry, IndexEntry indexEntry, String note, boolean noteIsDamage, long position,
+              BatchHeader header, Defect defect, SegmentReader.Frame frame, String problem, long walked) {
+            this(start, entry, indexEntry, note, noteIsDamage, position, header, defect, frame, problem, walked,
+                    false);
         }
     }
 
@@ -89,17 +94,22 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
         List<Long> starts = PartitionFiles.starts(ref.directory());
         Found found = what.offset != null ? byOffset(partition, starts, what.offset)
                 : byTimestamp(partition, starts, what.timestamp);
-        int exit = ExitCode.reading(found == null || found.problem() != null || found.defect() != null);
+        int exit = ExitCode.reading(found == null || found.problem() != null || found.defect() != null
+                || found.noteIsDamage());
         PrintWriter out = spec.commandLine().getOut();
         String query = what.offset != null ? "offset " + U64.str(what.offset)
                 : "timestamp " + Times.iso(what.timestamp) + " (" + U64.str(what.timestamp) + ")";
         if (found == null || found.beyond()) {
-            exit = ExitCodes.notInData(spec.commandLine().getErr(), query + ": " + (found != null ? found.problem()
-                    : starts.isEmpty() ? "the partition has no segments" : what.offset != null
+            // the problem of an offset past the end names the offset already ("offset N is past the end of ...")
+            exit = ExitCodes.notInData(spec.commandLine().getErr(), found != null ? found.problem()
+                    : query + ": " + (starts.isEmpty() ? "the partition has no segments" : what.offset != null
                     ? "below the first segment (" + U64.str(starts.get(0)) + ")" : "no batch at or after it"));
         }
         if (output.json) {
-            json(out, found, exit);
+            // a usage error prints no document (docs/json.md): the line on stderr is all
+            if (exit != ExitCodes.USAGE) {
+                json(out, found, exit);
+            }
             return exit;
         }
         Style style = output.style();
@@ -170,17 +180,17 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
                             : "the walk stopped at byte " + U64.str(pos) + " before reaching it: " + log.problem();
                     // past the end of the last segment is past the end of the partition; of another, a gap
                     boolean last = start.longValue() == starts.get(starts.size() - 1).longValue();
-                    return new Found(start, s.entry(), s.indexEntry(), s.note(), pos, null, null, null, why, walked,
-                            atEnd && last);
+                    return new Found(start, s.entry(), s.indexEntry(), s.note(), s.mismatch(), pos, null, null, null,
+                            why, walked, atEnd && last);
                 }
                 walked++;
                 BatchHeader h = b.header();
                 if (h.messageCount() > 0 && U64.ge(h.endOffset(), offset)) {
                     Defect d = log.verify(b);
                     if (U64.gt(h.baseOffset(), offset)) {
-                        return new Found(start, s.entry(), s.indexEntry(), s.note(), b.position(), h, d, null,
-                                "offset " + U64.str(offset) + " is not in this segment: the batch at its place "
-                                + "starts at " + U64.str(h.baseOffset()) + " (a gap)", walked);
+                        return new Found(start, s.entry(), s.indexEntry(), s.note(), s.mismatch(), b.position(), h,
+                                d, null, "offset " + U64.str(offset) + " is not in this segment: the batch at its "
+                                + "place starts at " + U64.str(h.baseOffset()) + " (a gap)", walked);
                     }
                     SegmentReader.Frame[] frame = new SegmentReader.Frame[1];
                     long target = offset - h.baseOffset();
@@ -194,10 +204,10 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
                         }
                         return true;
                     });
-                    return new Found(start, s.entry(), s.indexEntry(), s.note(), b.position(), h, d, frame[0],
-                            frame[0] != null ? null : problem != null ? "message " + target + " of the batch is "
-                            + "not readable: " + SegmentReader.describe(problem) : "no message of the batch has offset "
-                            + U64.str(offset) + " (base_offset + offset_delta, F 2.2)", walked);
+                    return new Found(start, s.entry(), s.indexEntry(), s.note(), s.mismatch(), b.position(), h, d,
+                            frame[0], frame[0] != null ? null : problem != null ? "message " + target + " of the "
+                            + "batch is not readable: " + SegmentReader.describe(problem) : "no message of the batch "
+                            + "has offset " + U64.str(offset) + " (base_offset + offset_delta, F 2.2)", walked);
                 }
             }
         }
@@ -225,18 +235,20 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
                     walked++;
                     BatchHeader h = b.header();
                     if (h.messageCount() > 0 && U64.ge(h.baseTimestamp(), timestamp)) {
+                        // the notes so far are walks stopped at damage in earlier segments
+                        boolean damage = !notes.isEmpty() || s.mismatch();
                         if (s.note() != null) {
                             notes.add(s.note());
                         }
                         return new Found(start, s.entry(), s.indexEntry(), notes.isEmpty() ? null
-                                : String.join("; ", notes), b.position(), h, log.verify(b), null, null,
+                                : String.join("; ", notes), damage, b.position(), h, log.verify(b), null, null,
                                 walked);
                     }
                 }
             }
         }
         if (!notes.isEmpty()) {
-            return new Found(starts.get(starts.size() - 1), -1, null, null, 0, null, null, null,
+            return new Found(starts.get(starts.size() - 1), -1, null, null, false, 0, null, null, null,
                     "no batch at or after it was reached: " + String.join("; ", notes), 0);
         }
         return null;

@@ -125,7 +125,11 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
     private final class Walk {
         private PrintWriter out;
         private Style style;
+        /** The --json document or --ndjson stream once started ({@link #open}); null until then, and for text. */
         private JsonOut json;
+        /** --json or --ndjson: messages go to {@link #json}, not to text. */
+        private final boolean machine = output.json || ndjson;
+        private PartitionPath partition;
         private long shown;
         private String stop;
         /** --limit, or its default: every message for --ndjson, else {@link #DEFAULT_LIMIT}. */
@@ -135,7 +139,6 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
             out = spec.commandLine().getOut();
             style = output.style();
             maxBytes = Math.max(0, Math.min(maxBytes, COPY_CAP));
-            PartitionPath partition;
             List<Long> starts;
             boolean single = isSegment(ShellSession.onDisk(spec, target),
                     ShellSession.onDisk(spec, ShellSession.of(spec).openPath()));
@@ -162,49 +165,20 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                 }
             }
             int exit;
-            try (JsonOut j = output.json ? JsonOut.to(out) : ndjson ? JsonOut.ndjson(out) : null) {
-                json = j;
-                if (ndjson) {
-                    json.g().writeStartObject();
-                    json.str("schema", NDJSON_SCHEMA).str("type", "start")
-                            .str("path", partition.directory().toString());
-                    if (offset != null) {
-                        json.u64("from_offset", offset);
-                    } else {
-                        json.g().writeNullField("from_offset");
-                    }
-                    json.endRecord();
-                } else if (json != null) {
-                    json.g().writeStartObject();
-                    json.str("schema", "segtool.messages/1").str("path", partition.directory().toString());
-                    if (offset != null) {
-                        json.u64("from_offset", offset);
-                    } else {
-                        json.g().writeNullField("from_offset");
-                    }
-                    json.g().writeArrayFieldStart("messages");
-                }
+            try {
                 for (int i = first; i < starts.size() && shown < cap && stop == null; i++) {
                     segment(partition, starts.get(i));
                 }
                 exit = ExitCode.reading(stop != null);
                 boolean beyond = shown == 0 && offset != null && stop == null;
                 if (beyond) {
+                    // a usage error: one line on stderr, and with --json or --ndjson no document (docs/json.md);
+                    // nothing of one was written, since its start waits for the first message
                     exit = ExitCodes.notInData(spec.commandLine().getErr(), "offset " + U64.str(offset)
                             + " is past the end of " + (single ? "the segment" : "the partition") + ": nothing at "
                             + "or after it");
                 }
-                if (ndjson) {
-                    json.startRecord("summary");
-                    json.u64("shown", shown).str("stop", stop);
-                    json.g().writeNumberField("exit_code", exit);
-                    json.endRecord();
-                } else if (json != null) {
-                    json.g().writeEndArray();
-                    json.u64("shown", shown).str("stop", stop);
-                    json.g().writeNumberField("exit_code", exit);
-                    json.g().writeEndObject();
-                } else {
+                if (!machine) {
                     if (stop != null) {
                         out.println(style.paint(Style.Paint.RED, "stopped: " + stop));
                     }
@@ -213,10 +187,59 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                                 ? " (nothing at or after "
                                 + "offset " + U64.str(offset) + ")" : ""));
                     }
+                } else if (!beyond) {
+                    open();
+                    if (ndjson) {
+                        json.startRecord("summary");
+                        json.u64("shown", shown).str("stop", stop);
+                        json.g().writeNumberField("exit_code", exit);
+                        json.endRecord();
+                    } else {
+                        json.g().writeEndArray();
+                        json.u64("shown", shown).str("stop", stop);
+                        json.g().writeNumberField("exit_code", exit);
+                        json.g().writeEndObject();
+                    }
                 }
+            } finally {
+                if (json != null) {
+                    json.close();
+                }
+                out.flush();
             }
-            out.flush();
             return exit;
+        }
+
+        /**
+         * Starts the --json document or the --ndjson stream, once: before the first message, or at the end when
+         * there was none and the run is not a usage error (which prints no document).
+         */
+        private void open() throws IOException {
+            if (json != null) {
+                return;
+            }
+            if (ndjson) {
+                json = JsonOut.ndjson(out);
+                json.g().writeStartObject();
+                json.str("schema", NDJSON_SCHEMA).str("type", "start")
+                        .str("path", partition.directory().toString());
+                if (offset != null) {
+                    json.u64("from_offset", offset);
+                } else {
+                    json.g().writeNullField("from_offset");
+                }
+                json.endRecord();
+            } else {
+                json = JsonOut.to(out);
+                json.g().writeStartObject();
+                json.str("schema", "segtool.messages/1").str("path", partition.directory().toString());
+                if (offset != null) {
+                    json.u64("from_offset", offset);
+                } else {
+                    json.g().writeNullField("from_offset");
+                }
+                json.g().writeArrayFieldStart("messages");
+            }
         }
 
         private static boolean isSegment(Path target, Path open) {
@@ -238,7 +261,7 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                 if (offset != null && U64.gt(offset, start)) {
                     Seek.Start s = Seek.byOffset(log, offset);
                     pos = s.position();
-                    if (s.note() != null && !output.quiet() && json == null) {
+                    if (s.note() != null && !output.quiet() && !machine) {
                         out.println(style.paint(Style.Paint.DIM, SegmentFiles.stem(start) + ": " + s.note()));
                     }
                 }
@@ -300,8 +323,9 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
             Payload p = Payload.of(m, maxBytes);
             String check = d == null ? "ok" : d.code() == Defect.Code.BATCH_CHECKSUM_MISMATCH
                     || d.code() == Defect.Code.FRAME_COUNT_MISMATCH ? "message ok, batch fails: " + d.describe() : "ok";
-            if (json != null) {
+            if (machine) {
                 try {
+                    open();
                     json(b, m, o, p, check);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
@@ -327,7 +351,10 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
             if (p.decodeProblem() != null) {
                 out.println("  payload: " + style.paint(Style.Paint.YELLOW, p.decodeProblem()));
             }
-            out.println("  payload (" + what + "):" + render(p.shown()));
+            // --max-bytes 0 shows none of a payload that has bytes: the count says so, and nothing follows it
+            // ("(empty)" is for a payload of no bytes)
+            out.println("  payload (" + what + ")" + (p.shown().length == 0 && p.truncated() ? ""
+                    : ":" + render(p.shown())));
         }
 
         /**

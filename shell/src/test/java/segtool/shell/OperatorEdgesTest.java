@@ -252,8 +252,15 @@ class OperatorEdgesTest {
         // inside the data: found, exit 0
         assertEquals(ExitCode.CLEAN, Cli.run("find", "--offset", "299", healthy.dir).exit());
         assertEquals(ExitCode.CLEAN, Cli.run("messages", "--offset", "299", healthy.dir).exit());
-        Cli.Result json = Cli.run("find", "--offset", "300", "--json", healthy.dir);
-        assertTrue(json.out().matches("(?s).*\"exit_code\" ?: ?64\\s*}\\s*"), json.out());
+        // a usage error prints no document (docs/json.md): the line on stderr is all
+        for (Object[] run : runs) {
+            Object[] json = java.util.Arrays.copyOf(run, run.length + 1);
+            json[run.length] = "--json";
+            Cli.Result r = Cli.run(json);
+            assertEquals(ExitCode.USAGE, r.exit(), java.util.Arrays.toString(json) + ": " + r);
+            assertEquals("", r.out().strip(), java.util.Arrays.toString(json) + ": " + r);
+            assertEquals(1, r.err().lines().count(), java.util.Arrays.toString(json) + ": " + r);
+        }
     }
 
     @Test

@@ -13,8 +13,12 @@ public final class Seek {
     private Seek() {
     }
 
-    /** The starting point: an entry (index -1 when none was usable) and the position to walk from, with a note. */
-    public record Start(long entry, IndexEntry indexEntry, long position, String note) {
+    /**
+     * The starting point: an entry (index -1 when none was usable) and the position to walk from, with a note.
+     * {@code mismatch} is true when the note reports an inconsistency: the entry to start from does not match its
+     * batch (not when the index simply has no entry at or below the target).
+     */
+    public record Start(long entry, IndexEntry indexEntry, long position, String note, boolean mismatch) {
     }
 
     /** The last entry whose offset is at or below {@code offset}. */
@@ -57,13 +61,13 @@ public final class Seek {
 
     private static Start confirm(SegmentReader segment, long i, IndexEntry e) throws IOException {
         if (e == null) {
-            return new Start(-1, null, 0, "no index entry at or below the target; walked from byte 0");
+            return new Start(-1, null, 0, "no index entry at or below the target; walked from byte 0", false);
         }
         IndexMapping m = segment.check(e, false);
         if (!m.matches()) {
             return new Start(-1, null, 0, "index entry " + i + " does not match its batch (" + m.mismatch()
-                    + "); walked from byte 0");
+                    + "); walked from byte 0", true);
         }
-        return new Start(i, e, e.position(), null);
+        return new Start(i, e, e.position(), null, false);
     }
 }

@@ -126,6 +126,7 @@ public final class Models {
                 .converters(f.create(segtool.shell.options.Numbers.U64Converter.class))
                 .description("Only these partitions (partition ids, comma-separated).")
                 .splitRegex(",").build());
+        Bind.field(c, segtool.shell.options.Selection.class, "mixee").set(mixee);
         return s;
     }
 

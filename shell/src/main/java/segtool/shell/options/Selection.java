@@ -3,7 +3,10 @@ package segtool.shell.options;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 import segtool.analyzers.layout.Targets;
 
 /**
@@ -24,9 +27,36 @@ public final class Selection {
             description = "Only these partitions (partition ids, comma-separated).")
     List<Long> partitions;
 
-    /** {@code t} narrowed to the selection; a usage error (NotATarget, exit 64) when nothing is left. */
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
+
+    /**
+     * {@code t} narrowed to the selection; a usage error (NotATarget, exit 64) when nothing is left, or when an option
+     * was given a list without an id (only separators: {@code --partition ,}), which would otherwise select nothing
+     * and so mean "every partition".
+     */
     public Targets apply(Targets t) throws Targets.NotATarget {
+        requireIds("--stream", "stream");
+        requireIds("--topic", "topic");
+        requireIds("--partition", "partition");
         return t.select(set(streams), set(topics), set(partitions));
+    }
+
+    private void requireIds(String option, String what) throws Targets.NotATarget {
+        CommandLine line = mixee == null ? null : mixee.commandLine();
+        CommandLine.ParseResult parsed = line == null ? null : line.getParseResult();
+        CommandLine.Model.OptionSpec matched = parsed == null ? null : parsed.matchedOption(option);
+        if (matched == null) {
+            return;
+        }
+        for (String given : matched.originalStringValues()) {
+            // picocli splits at "," and drops trailing empty items, so "," gives no id at all (an empty item among
+            // ids, "1,,2", is already refused by the converter)
+            if (given.chars().allMatch(c -> c == ',')) {
+                throw new Targets.NotATarget(option + " '" + given + "' names no " + what + " id (give "
+                        + "ID[,ID...], comma-separated ids)");
+            }
+        }
     }
 
     /** True when any of the three was given. */
