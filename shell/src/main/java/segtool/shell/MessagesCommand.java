@@ -132,6 +132,8 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
         private PartitionPath partition;
         private long shown;
         private String stop;
+        /** An index entry the seek started from did not match its batch (an inconsistency, exit 1). */
+        private boolean mismatch;
         /** --limit, or its default: every message for --ndjson, else {@link #DEFAULT_LIMIT}. */
         private final long cap = limit != null ? limit : ndjson ? Long.MAX_VALUE : DEFAULT_LIMIT;
 
@@ -169,7 +171,7 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                 for (int i = first; i < starts.size() && shown < cap && stop == null; i++) {
                     segment(partition, starts.get(i));
                 }
-                exit = ExitCode.reading(stop != null);
+                exit = ExitCode.reading(stop != null || mismatch);
                 boolean beyond = shown == 0 && offset != null && stop == null;
                 if (beyond) {
                     // a usage error: one line on stderr, and with --json or --ndjson no document (docs/json.md);
@@ -261,6 +263,7 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                 if (offset != null && U64.gt(offset, start)) {
                     Seek.Start s = Seek.byOffset(log, offset);
                     pos = s.position();
+                    mismatch |= s.mismatch();
                     if (s.note() != null && !output.quiet() && !machine) {
                         out.println(style.paint(Style.Paint.DIM, SegmentFiles.stem(start) + ": " + s.note()));
                     }

@@ -103,4 +103,23 @@ class MessagesCommandTest {
         assertTrue(none.out().contains("\n  payload (0 bytes): (empty)\n"), none.out());
         assertTrue(none.out().contains("\n  payload (3 bytes, first 0 shown)\n"), none.out());
     }
+    /**
+     * Index entry 1's position set to 10^12: messages from offset 3 still shows offsets 3 and 4 (walked from byte 0),
+     * and, as find and index do on the same file, exits 1 for the inconsistency it reports; it exited 0.
+     */
+    @Test
+    void anIndexEntryThatDoesNotMatch_isShownAroundAndExits1() throws java.io.IOException {
+        Path copy = root.resolve("mismatch");
+        Partitions.copyTree(HEALTHY, copy);
+        byte[] v = new byte[8];
+        segtool.formats.io.LittleEndian.putU64(v, 0, 1_000_000_000_000L);
+        Partitions.write(copy.resolve("00000000000000000000.index"),
+                segtool.formats.index.IndexEntry.LENGTH + segtool.formats.index.IndexEntry.POSITION_OFFSET, v);
+        Cli.Result r = Cli.run("messages", "--offset", "3", copy);
+        assertEquals(ExitCode.CHANGES, r.exit(), r.toString());
+        assertTrue(r.out().contains("index entry 1 does not match its batch"), r.out());
+        Cli.Result json = Cli.run("messages", "--json", "--offset", "3", copy);
+        assertEquals(ExitCode.CHANGES, json.exit(), json.toString());
+        assertEquals(ExitCode.CLEAN, Cli.run("messages", "--offset", "3", HEALTHY).exit(), "the intact copy");
+    }
 }
