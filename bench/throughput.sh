@@ -144,8 +144,12 @@ if ((datadir)); then
         "CPU 2 threads / 1 thread $(ratio "$d2_cpu" "$d1_cpu")"
     echo "  the 1-thread run kept $(ratio "$d1_cpu" "$d1_min") cores busy (CPU over wall): the JVM compiles on the"\
         "second core while segtool's one thread reads and hashes"
-    ((${#pinned[@]})) && echo "  ratio 1 core / 2 cores $(ratio "$c1_min" "$d2_min") whole process (median"\
-        "$(ratio "$c1_med" "$d2_med"))"
+    if ((${#pinned[@]})); then
+        netc=$(awk -v a="$c1_min" -v b="$t0_min" 'BEGIN{print a-b}')
+        echo "  ratio 1 core / 2 cores $(ratio "$c1_min" "$d2_min") whole process (median"\
+            "$(ratio "$c1_med" "$d2_med")); $(ratio "$netc" "$net2") net of the tiny scan's start-up (compare with the"\
+            "machine's own scaling below)"
+    fi
     # Amdahl: the tiny scan's start-up runs on one core whatever the thread count
     echo "  the most 2 cores can give a whole process here, the start-up (a tiny scan) being serial:"\
         "$(awk -v c="${c1_min:-$d1_min}" -v t="$t0_min" 'BEGIN{printf "%.2f", c / (t + (c - t) / 2)}') (1 core's time over"\
