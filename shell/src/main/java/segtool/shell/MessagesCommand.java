@@ -172,7 +172,8 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                     segment(partition, starts.get(i));
                 }
                 exit = ExitCode.reading(stop != null || mismatch);
-                boolean beyond = shown == 0 && offset != null && stop == null;
+                // with --limit 0 nothing is walked, so nothing says whether the offset is in the data
+                boolean beyond = cap > 0 && shown == 0 && offset != null && stop == null;
                 if (beyond) {
                     // a usage error: one line on stderr, and with --json or --ndjson no document (docs/json.md);
                     // nothing of one was written, since its start waits for the first message
@@ -185,9 +186,9 @@ public final class MessagesCommand implements Callable<Integer>, ReadCommand {
                         out.println(style.paint(Style.Paint.RED, "stopped: " + stop));
                     }
                     if (!output.quiet() || stop != null) {
-                        out.println(shown + " message(s) shown" + (shown == 0 && offset != null && stop == null
-                                ? " (nothing at or after "
-                                + "offset " + U64.str(offset) + ")" : ""));
+                        out.println(shown + " message(s) shown" + (cap == 0 ? " (stopped at --limit)" : shown == 0
+                                && offset != null && stop == null ? " (nothing at or after offset " + U64.str(offset)
+                                + ")" : ""));
                     }
                 } else if (!beyond) {
                     open();

@@ -122,4 +122,18 @@ class MessagesCommandTest {
         assertEquals(ExitCode.CHANGES, json.exit(), json.toString());
         assertEquals(ExitCode.CLEAN, Cli.run("messages", "--offset", "3", HEALTHY).exit(), "the intact copy");
     }
+    /**
+     * --limit 0 shows nothing and walks nothing: exit 0, "stopped at --limit" (as batches says), never "past the end"
+     * (it exited 64 saying offset 2, which holds a message, was past the end).
+     */
+    @Test
+    void limitZero_isNotPastTheEnd() {
+        Cli.Result r = Cli.run("messages", "--offset", "2", "--limit", "0", HEALTHY);
+        assertEquals(ExitCode.CLEAN, r.exit(), r.toString());
+        assertEquals("0 message(s) shown (stopped at --limit)\n", r.out());
+        assertEquals("", r.err());
+        Cli.Result json = Cli.run("messages", "--json", "--offset", "2", "--limit", "0", HEALTHY);
+        assertEquals(ExitCode.CLEAN, json.exit(), json.toString());
+        assertTrue(json.out().contains("\"shown\" : 0"), json.out());
+    }
 }
