@@ -38,6 +38,26 @@ class PrintedCommandsTest {
         }
     }
 
+    /**
+     * A scratch file whose name holds a line feed: doctor's and repair's lines show it as {@code \n} (as ls -b does),
+     * so one file is one line of the report; it was printed raw, and its second half read as a line of its own.
+     */
+    @Test
+    void aNameWithALineFeed_staysOnOneLine(@TempDir Path scratch) throws IOException {
+        Path root = scratch.resolve("d");
+        Partitions.copyTree(GALLERY.resolve("healthy"), root);
+        Path p = root.resolve(Path.of("streams", "1", "topics", "1", "partitions", "1"));
+        Files.write(p.resolve("x\nsegtool: all clean.staging"), new byte[3]);
+        for (Object[] args : List.of(new Object[]{"doctor", root}, new Object[]{"repair", p},
+                new Object[]{"explain", p})) {
+            Cli.Result r = Cli.run(args);
+            assertTrue(r.out().contains("x\\nsegtool: all clean.staging"), r.toString());
+            assertFalse(r.out().lines().anyMatch(l -> l.startsWith("segtool: all clean")), r.toString());
+        }
+        assertEquals("a\\tb\\x01c\\x7f", ShellWords.shown("a\tb\u0001c\u007f"));
+        assertEquals("plain/name.log", ShellWords.shown("plain/name.log"));
+    }
+
     @Test
     void explainAndDoctor_printPathsAsOneWord(@TempDir Path scratch) throws IOException {
         Path root = scratch.resolve("op's data dir");

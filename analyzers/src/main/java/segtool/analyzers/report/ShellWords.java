@@ -23,6 +23,35 @@ public final class ShellWords {
         return "'" + s.replace("'", "'\\''") + "'";
     }
 
+    /**
+     * A file name as a line of text shows it: control characters (a line feed in a scratch file's name, say) as
+     * {@code \n}, {@code \t} or {@code \xNN}, as {@code ls -b} does, so that one name stays on one line and cannot
+     * pass for another line of the report.
+     */
+    public static String shown(String name) {
+        StringBuilder b = null;
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c >= 0x20 && c != 0x7f) {
+                if (b != null) {
+                    b.append(c);
+                }
+                continue;
+            }
+            if (b == null) {
+                b = new StringBuilder(name.length() + 8).append(name, 0, i);
+            }
+            switch (c) {
+                case '\n' -> b.append("\\n");
+                case '\t' -> b.append("\\t");
+                case '\r' -> b.append("\\r");
+                default -> b.append("\\x").append(Character.forDigit(c >> 4, 16))
+                        .append(Character.forDigit(c & 15, 16));
+            }
+        }
+        return b == null ? name : b.toString();
+    }
+
     /** The path as one shell word. */
     public static String quote(Path p) {
         return quote(p.toString());

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import segtool.analyzers.doctor.Doctor;
 import segtool.analyzers.doctor.Finding;
+import segtool.analyzers.report.ShellWords;
 
 /** The text form of a doctor report: per partition, each finding in a sentence, its facts, and the next commands. */
 public final class DoctorText {
@@ -53,7 +54,7 @@ public final class DoctorText {
 
     private static String headline(Finding f, Style style) {
         Map<String, Object> d = f.details();
-        String name = f.path().getFileName().toString();
+        String name = ShellWords.shown(f.path().getFileName().toString());
         return switch (f.kind()) {
             case REFUSED_PARTITION -> style.paint(Style.Paint.RED, "REFUSED: " + d.get("variant") + " "
                     + d.get("fields")) + (d.containsKey("lost_offsets") ? "; lost offsets "
@@ -88,6 +89,6 @@ public final class DoctorText {
         if (v instanceof Long l && l < 0) {
             return Long.toUnsignedString(l);
         }
-        return String.valueOf(v);
+        return ShellWords.shown(String.valueOf(v));
     }
 }

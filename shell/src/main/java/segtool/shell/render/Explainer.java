@@ -115,7 +115,7 @@ public final class Explainer {
         }
         if (!r.swept().isEmpty()) {
             for (PlannedOp.Delete d : r.swept()) {
-                f.add(new Fact("boot sweep", "deletes " + d.path().getFileName() + " (" + d.reason()
+                f.add(new Fact("boot sweep", "deletes " + ShellWords.shown(d.path().getFileName().toString()) + " (" + d.reason()
                         + "), before any verdict, even a refusal"));
             }
         }
@@ -721,7 +721,7 @@ public final class Explainer {
     }
 
     private static String name(Path p) {
-        return p == null ? "?" : p.getFileName().toString();
+        return p == null ? "?" : ShellWords.shown(p.getFileName().toString());
     }
 
     private static String unread(SegmentReport s, boolean durable) {

@@ -219,7 +219,7 @@ final class RepairText {
     }
 
     static String op(PlannedOp op) {
-        String file = op.path().getFileName().toString();
+        String file = ShellWords.shown(op.path().getFileName().toString());
         if (op instanceof PlannedOp.Delete) {
             return String.format("%-14s %s: %s", "delete", file, ((PlannedOp.Delete) op).reason());
         }
