@@ -18,33 +18,64 @@ import segtool.analyzers.report.ScanJson;
  */
 public final class JsonOut implements AutoCloseable {
     private final JsonGenerator g;
+    private final Target target;
 
-    private JsonOut(JsonGenerator g) {
+    private JsonOut(JsonGenerator g, Target target) {
         this.g = g;
+        this.target = target;
     }
 
     public static JsonOut to(PrintWriter out) throws IOException {
-        JsonGenerator g = generator(out);
+        Target t = new Target(out);
+        JsonGenerator g = generator(t);
         g.useDefaultPrettyPrinter();
-        return new JsonOut(g);
+        return new JsonOut(g, t);
     }
 
     /** Newline-delimited JSON: each top-level object on its own line, no indentation inside. */
     public static JsonOut ndjson(PrintWriter out) throws IOException {
-        JsonGenerator g = generator(out);
+        Target t = new Target(out);
+        JsonGenerator g = generator(t);
         g.setRootValueSeparator(new SerializedString("\n"));
-        return new JsonOut(g);
+        return new JsonOut(g, t);
     }
 
-    private static JsonGenerator generator(PrintWriter out) throws IOException {
-        JsonGenerator g = ScanJson.mapper().getFactory().createGenerator(new FilterWriter(out) {
-            @Override
-            public void close() {
-                // the command's writer outlives this document
-            }
-        });
+    private static JsonGenerator generator(Target target) throws IOException {
+        JsonGenerator g = ScanJson.mapper().getFactory().createGenerator(target);
         g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
         return g;
+    }
+
+    /** The command's writer, which outlives this document, and whether anything reached it. */
+    private static final class Target extends FilterWriter {
+        boolean wrote;
+
+        Target(PrintWriter out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int c) throws IOException {
+            wrote = true;
+            super.write(c);
+        }
+
+        @Override
+        public void write(char[] cbuf, int off, int len) throws IOException {
+            wrote |= len > 0;
+            super.write(cbuf, off, len);
+        }
+
+        @Override
+        public void write(String str, int off, int len) throws IOException {
+            wrote |= len > 0;
+            super.write(str, off, len);
+        }
+
+        @Override
+        public void close() {
+            // the command's writer outlives this document
+        }
     }
 
     /** Starts one NDJSON record: an object whose first key is {@code type}. */
@@ -90,7 +121,11 @@ public final class JsonOut implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        g.writeRaw('\n');
+        g.flush();
+        if (target.wrote) {
+            // the last line's end; nothing at all when no document was begun (a usage error prints none)
+            g.writeRaw('\n');
+        }
         g.flush();
         g.close();
     }
