@@ -226,6 +226,10 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
                     Cancelled.check();
                     SegmentReader.Batch b = log.next();
                     if (b == null) {
+                        if (s.mismatch()) {
+                            // walked past: the inconsistency met on the way is still reported (and exits 1)
+                            notes.add("segment " + U64.str(start) + ": " + s.note());
+                        }
                         if (log.problem() != null) {
                             notes.add("segment " + U64.str(start) + ": walk stopped at byte "
                                     + U64.str(log.position()) + ": " + log.problem());
@@ -235,7 +239,7 @@ public final class FindCommand implements Callable<Integer>, ReadCommand {
                     walked++;
                     BatchHeader h = b.header();
                     if (h.messageCount() > 0 && U64.ge(h.baseTimestamp(), timestamp)) {
-                        // the notes so far are walks stopped at damage in earlier segments
+                        // the notes so far are walks stopped at damage, or index mismatches, in earlier segments
                         boolean damage = !notes.isEmpty() || s.mismatch();
                         if (s.note() != null) {
                             notes.add(s.note());
