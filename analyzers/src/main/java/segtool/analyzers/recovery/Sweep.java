@@ -91,6 +91,22 @@ public final class Sweep {
         return warning.endsWith(DANGLING);
     }
 
+    /** The end of the warning for an entry whose name is not valid UTF-8 (skipped, as the server skips it). */
+    public static final String NOT_UTF8 = ": the name is not valid UTF-8; the server skips this entry (RECOVERY 3), "
+            + "and so does segtool";
+
+    /** A link that leads to no file; a loop or another failure to follow it is not (it is an I/O error). */
+    private static boolean dangles(Path link) {
+        try {
+            Files.readAttributes(link, java.nio.file.attribute.BasicFileAttributes.class);
+            return false;
+        } catch (NoSuchFileException nothing) {
+            return true;
+        } catch (IOException other) {
+            return false;
+        }
+    }
+
     private static String target(Path link) {
         try {
             return Files.readSymbolicLink(link).toString();
@@ -105,9 +121,15 @@ public final class Sweep {
      */
     public static Sweep of(Path dir, DirectoryView view) throws IOException {
         TreeSet<Path> names = new TreeSet<>();
+        List<String> warnings = new ArrayList<>();
         try (DirectoryStream<Path> listing = Files.newDirectoryStream(dir)) {
             for (Path p : listing) {
-                names.add(p);
+                if (SegmentFiles.readsAsText(p)) {
+                    names.add(p);
+                } else {
+                    // RECOVERY 3 step 1: the server skips it (no segment, no orphan, no scratch file)
+                    warnings.add(p.getFileName().toString().replace('\ufffd', '?') + NOT_UTF8);
+                }
             }
         } catch (NoSuchFileException missing) {
             return none();
@@ -133,12 +155,11 @@ public final class Sweep {
         List<Long> starts = new ArrayList<>();
         List<PlannedOp.Delete> stagingDeletes = new ArrayList<>();
         List<PlannedOp.Delete> orphanDeletes = new ArrayList<>();
-        List<String> warnings = new ArrayList<>();
         for (Path p : names) {
             String name = p.getFileName().toString();
             String ext = SegmentFiles.extensionOf(name);
             if ((ext.equals("log") || ext.equals("index")) && !name.endsWith(SegmentFiles.STAGING)
-                    && Files.isSymbolicLink(p) && !Files.exists(p)) {
+                    && Files.isSymbolicLink(p) && dangles(p)) {
                 warnings.add(name + ": a symlink to " + target(p) + DANGLING);
             }
             boolean realDirectory = Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS);

@@ -236,18 +236,15 @@ public final class Planner {
             throw new IOException(file + ": not inside the partition directory " + dir);
         }
         String name = file.getFileName().toString();
-        boolean roundTrips;
-        try {
-            roundTrips = file.getFileName().equals(file.getFileSystem().getPath(name));
-        } catch (java.nio.file.InvalidPathException unmappable) {
-            roundTrips = false;   // under an ASCII locale the decoded name cannot even be encoded again
-        }
-        if (!roundTrips) {
-            // the name's bytes are not valid in the JVM's file-name encoding (UTF-8 or the locale's): as text it names another file,
-            // so a plan (journaled as text) would delete, rename or copy a file that is not there and call it done
+        if (!SegmentFiles.readsAsText(file)) {
+            // the name's bytes are not valid in the JVM's file-name encoding: as text it names another file, so a
+            // plan (journaled as text) would delete, rename or copy a file that is not there and call it done. The
+            // sweep skips such entries (RECOVERY 3), so no plan should name one: this is the last guard
             throw new IOException(file.getParent().resolve(name.replace('\ufffd', '?')) + ": this "
                     + "file's name is not valid UTF-8, and segtool cannot name it to move it into a quarantine; "
-                    + "move it out of the partition directory by hand (ls -b shows its bytes), then run again");
+                    + "move it out of the partition directory by hand (ls -b shows its bytes), then run again"
+                    + ("UTF-8".equalsIgnoreCase(System.getProperty("sun.jnu.encoding")) ? "" : " (or run under a "
+                    + "UTF-8 locale: this JVM reads file names as " + System.getProperty("sun.jnu.encoding") + ")"));
         }
         return name;
     }

@@ -178,5 +178,15 @@ class DoctorTest {
                 r.findings().stream().map(Finding::kind).toList());
         assertEquals(1, r.exitCode());
         assertEquals("dangling_symlink", DoctorJson.report(r, "t").at("/findings/1/kind").asText());
+
+        // a link that cannot be followed (a loop) is not one to nothing: an I/O error, and no such warning
+        Path looped = partition(2, "healthy");
+        Path index = SegmentFiles.index(looped, 0);
+        Files.delete(index);
+        Files.createSymbolicLink(index, index.getFileName());
+        segtool.analyzers.recovery.PartitionReport loop = ENGINE.judge(PartitionPath.of(looped), false);
+        assertEquals(segtool.analyzers.recovery.PartitionReport.Outcome.IO_ERROR, loop.outcome());
+        assertTrue(loop.warnings().stream().noneMatch(segtool.analyzers.recovery.Sweep::danglingLink),
+                loop.warnings().toString());
     }
 }

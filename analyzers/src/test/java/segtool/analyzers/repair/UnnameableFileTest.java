@@ -15,15 +15,16 @@ import org.junit.jupiter.api.io.TempDir;
 import segtool.analyzers.recovery.PartitionReport;
 import segtool.analyzers.recovery.RecoveryEngine;
 import segtool.analyzers.recovery.RecoveryOptions;
+import segtool.analyzers.recovery.Sweep;
 import segtool.formats.naming.PartitionPath;
 import segtool.formats.writer.PartitionWriter;
 
 /**
- * An orphan whose name is not valid UTF-8 (bytes ff fe in it): the boot sweep deletes it, but segtool's plans name
- * files as text, and as text the name is another file's. repair --apply said "delete bad??name.index" and
- * "repaired", deleted nothing (the text name was not there, which a resumable step takes for done), and every
- * re-run did the same. Now the dry run and --apply both stop with an I/O error that names the file and what to do,
- * and nothing changes.
+ * An entry whose name is not valid UTF-8 (bytes ff fe in it): RECOVERY 3 step 1 skips it, so boot neither deletes it
+ * nor counts it as a segment file, and segtool does the same, with a warning. Before, the sweep planned to delete it
+ * as an orphan, and repair --apply said "delete bad??name.index" and "repaired" while deleting nothing (as text the
+ * name is another file's, which a resumable step takes for already gone), on every run; then, for a while, repair
+ * refused the whole partition over it, torn tail and all.
  */
 class UnnameableFileTest {
     private static final RecoveryEngine ENGINE = new RecoveryEngine(RecoveryOptions.defaults().withThreads(1));
@@ -32,32 +33,28 @@ class UnnameableFileTest {
     Path root;
 
     @Test
-    void anOrphanWithANonUtf8Name_isRefusedNotReportedDeleted() throws Exception {
+    void anEntryWithANonUtf8Name_isSkippedAsTheServerSkipsIt() throws Exception {
         Path dir = root.resolve("streams/1/topics/1/partitions/1");
         PartitionWriter.fill(dir, PartitionWriter.Config.of(1).messagesRequiredToSave(4).trackLayout(false),
                 16, 4, 100, 1);
-        Process touch = new ProcessBuilder("bash", "-c", "touch $'bad\\xff\\xfename.index'").directory(dir.toFile())
-                .inheritIO().start();
+        Process touch = new ProcessBuilder("bash", "-c", "touch $'bad\\xff\\xfename.index'; printf 'xx' >> "
+                + "00000000000000000000.log").directory(dir.toFile()).inheritIO().start();
         assertTrue(touch.waitFor(30, TimeUnit.SECONDS) && touch.exitValue() == 0);
         List<String> before = listing(dir);
         assertTrue(before.stream().anyMatch(n -> n.contains("\ufffd")), before.toString());
 
-        // the verdict is the server's: the sweep deletes the orphan
         PartitionReport judged = ENGINE.judge(PartitionPath.of(dir), false);
-        assertEquals(1, judged.swept().size(), judged.swept().toString());
+        assertEquals(List.of(), judged.swept(), "not an orphan: skipped");
+        assertEquals(List.of("bad??name.index" + Sweep.NOT_UTF8), judged.warnings());
+        assertEquals(PartitionReport.Outcome.ACCEPTED, judged.outcome());
 
-        for (boolean apply : new boolean[]{false, true}) {
-            Repairer.Outcome o = new Repairer(ENGINE, ServerGuard.Report::idle, new Applier(StepHook.NONE, "t"),
-                    plan -> true).repair(PartitionPath.of(dir), false, apply, false);
-            assertEquals(Repairer.Status.IO_ERROR, o.status(), "apply=" + apply + ": " + o.notes());
-            assertEquals(3, o.exitCode());
-            assertTrue(o.error().contains("bad??name.index: this file's name is not valid UTF-8"), o.error());
-            assertTrue(o.error().contains("ls -b"), o.error());
-            assertEquals(before, listing(dir), "nothing changed in the partition");
-            try (DirectoryStream<Path> s = Files.newDirectoryStream(dir.getParent(), "1.segtool-quarantine.*")) {
-                assertTrue(!s.iterator().hasNext(), "no quarantine was made");
-            }
-        }
+        // the torn tail (two stray bytes) is repaired; the entry is left as it is
+        Repairer.Outcome o = new Repairer(ENGINE, ServerGuard.Report::idle, new Applier(StepHook.NONE, "t"),
+                plan -> true).repair(PartitionPath.of(dir), false, true, false);
+        assertEquals(Repairer.Status.APPLIED, o.status(), () -> o.error() + " " + o.notes());
+        assertEquals(0, o.exitCode());
+        assertEquals(before, listing(dir), "the same names: the entry is still there");
+        assertTrue(!ENGINE.judge(PartitionPath.of(dir), false).changesFiles());
     }
 
     private static List<String> listing(Path dir) throws IOException {

@@ -16,6 +16,23 @@ public final class SegmentFiles {
     }
 
     /** {@code 00000000000000004096} for 4096; unsigned, so 2^64-1 is {@code 18446744073709551615}. */
+    /**
+     * Whether a directory entry's name reads as text: the bytes are valid in the JVM's file-name encoding (UTF-8,
+     * which the launcher sets), so that the name as a string names this entry again. RECOVERY 3 step 1 skips entries
+     * whose names are not valid UTF-8; a plan that names files as text could not name such an entry either.
+     */
+    public static boolean readsAsText(Path name) {
+        Path last = name.getFileName();
+        if (last == null) {
+            return true;
+        }
+        try {
+            return last.equals(last.getFileSystem().getPath(last.toString()));
+        } catch (java.nio.file.InvalidPathException unmappable) {
+            return false;   // under a non-UTF-8 locale the decoded name cannot even be encoded again
+        }
+    }
+
     public static String stem(long startOffset) {
         String digits = Long.toUnsignedString(startOffset);
         return "0".repeat(20 - digits.length()) + digits;
