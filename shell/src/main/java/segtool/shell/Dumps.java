@@ -16,6 +16,7 @@ import segtool.analyzers.archive.ManifestProblem;
 import segtool.analyzers.archive.ManifestStatus;
 import segtool.analyzers.archive.OpenedDump;
 import segtool.analyzers.layout.Targets;
+import segtool.analyzers.report.ShellWords;
 
 /**
  * Crash dumps (.tar, .tar.lz4, .tar.gz, .lz4) opened in place of a directory. An archive is extracted once per
@@ -182,13 +183,20 @@ final class Dumps {
                     at = text.indexOf(root, from);
                     continue;
                 }
-                b.append(text, from, at).append(e.getValue()).append(inside ? SEPARATOR : "");
                 int rest = inside ? end + 1 : end;
                 int tokenEnd = rest;
                 while (tokenEnd < text.length() && !Character.isWhitespace(text.charAt(tokenEnd))) {
                     tokenEnd++;
                 }
-                b.append(text, rest, tokenEnd);
+                // a label a shell would split (a space or a quote in the archive's name) is quoted with the rest of
+                // its word, so that a printed command names the dump; trailing punctuation of prose stays outside
+                int wordEnd = tokenEnd;
+                while (wordEnd > rest && ":,;)".indexOf(text.charAt(wordEnd - 1)) >= 0) {
+                    wordEnd--;
+                }
+                String word = e.getValue() + (inside ? SEPARATOR : "") + text.substring(rest, wordEnd);
+                String label = ShellWords.quote(e.getValue()).equals(e.getValue()) ? word : ShellWords.quote(word);
+                b.append(text, from, at).append(label).append(text, wordEnd, tokenEnd);
                 int gapEnd = tokenEnd;
                 while (gapEnd < text.length() && text.charAt(gapEnd) == ' ') {
                     gapEnd++;
@@ -197,7 +205,7 @@ final class Dumps {
                 boolean column = gapEnd < text.length() && (text.charAt(gapEnd) == '|' ? gap >= 1
                         : gap >= 3 && text.charAt(gapEnd) != '\n' && text.charAt(gapEnd) != '\r');
                 if (column) {
-                    int shorter = (root.length() + (inside ? 1 : 0)) - (e.getValue().length() + (inside ? 2 : 0));
+                    int shorter = (wordEnd - at) - label.length();
                     b.append(" ".repeat(Math.max(1, gap + shorter)));
                     from = gapEnd;
                 } else {

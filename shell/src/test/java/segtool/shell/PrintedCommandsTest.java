@@ -114,6 +114,32 @@ class PrintedCommandsTest {
         assertEquals(ExitCodes.CLEAN, Cli.run(show.get(0).subList(1, show.get(0).size()).toArray()).exit());
     }
 
+    /**
+     * A crash dump whose name holds a space and a quote: the commands explain and doctor print name it as
+     * {@code 'op'\''s dumps/node 1.tar.lz4::streams/...'}, one word; the address replaced the extraction's path bare
+     * (the extraction's path itself needs no quoting), and the printed lines split into other words.
+     */
+    @Test
+    void aDumpAddressWithASpace_isOneWord(@TempDir Path scratch) throws IOException {
+        Path node = scratch.resolve("node");
+        Partitions.copyTree(GALLERY.resolve("hole"), node);
+        Path dump = Files.createDirectories(scratch.resolve("op's dumps")).resolve("node 1.tar.lz4");
+        assertEquals(ExitCodes.CLEAN, Cli.run("pack", node, "-o", dump).exit());
+        String address = dump + "::streams/1/topics/1/partitions/1";
+        List<List<String>> explain = printed(Cli.run("explain", address).out());
+        assertTrue(explain.stream().anyMatch(w -> w.get(1).equals("segments") && w.get(2).equals(address)),
+                explain.toString());
+        for (List<String> w : explain) {
+            assertTrue(w.stream().noneMatch(x -> x.startsWith("dumps/") || x.startsWith("1.tar")), w.toString());
+            if (w.get(1).equals("segments")) {
+                assertNotEquals(ExitCodes.USAGE, Cli.run(w.subList(1, w.size()).toArray()).exit(), w.toString());
+            }
+        }
+        List<List<String>> doctor = printed(Cli.run("doctor", dump).out());
+        assertTrue(doctor.stream().anyMatch(w -> w.get(1).equals("explain") && w.get(2).equals(address)),
+                doctor.toString());
+    }
+
     /** The printed command lines of an output, each split into words as a POSIX shell does (comments dropped). */
     private static List<List<String>> printed(String out) {
         List<List<String>> all = new ArrayList<>();
