@@ -1,7 +1,6 @@
 package segtool.analyzers.report;
 
 import java.nio.file.Path;
-import java.util.regex.Pattern;
 
 /**
  * Words of the commands segtool prints for an operator to run next ({@code $ segtool repair ...}): a path that holds
@@ -9,18 +8,21 @@ import java.util.regex.Pattern;
  * pasted into a shell names the same file. One home for every printed command (doctor, explain, repair, restore).
  */
 public final class ShellWords {
-    /** Characters a POSIX shell takes literally in a word (no quoting needed). */
-    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./:=@%+,-]+");
-
     private ShellWords() {
     }
 
     /** {@code s} as one shell word: as it stands when that is already one, otherwise single-quoted. */
     public static String quote(String s) {
-        if (!s.isEmpty() && PLAIN.matcher(s).matches()) {
-            return s;
+        boolean plain = !s.isEmpty();
+        for (int i = 0; i < s.length() && plain; i++) {
+            plain = plain(s.charAt(i));
         }
-        return "'" + s.replace("'", "'\\''") + "'";
+        return plain ? s : "'" + s.replace("'", "'\\''") + "'";
+    }
+
+    /** A character a POSIX shell takes literally in a word (ASCII letters and digits, and {@code _./:=@%+,-}). */
+    private static boolean plain(char c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || "_./:=@%+,-".indexOf(c) >= 0;
     }
 
     /**
