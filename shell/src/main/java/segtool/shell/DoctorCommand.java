@@ -69,7 +69,7 @@ public final class DoctorCommand implements Callable<Integer> {
         List<PartitionPath> partitions = verdict.partitions(spec, t);
         InputsResolver.CommandLine cli = verdict.inputs(spec);
         // a crash dump, named directly or by an address, or the open path being one: its extraction is read-only
-        boolean dump = !Dumps.address(resolved.toAbsolutePath().toString()).equals(resolved.toAbsolutePath().toString());
+        boolean dump = Dumps.inDump(resolved);
         Doctor doctor = new Doctor(verdict.engineOptions(), RecoveryOptions.defaultThreads(),
                 new Doctor.Next("segtool", verdict.flags(), verdict.recordFlags(), dump));
         Doctor.Report r;

@@ -164,6 +164,16 @@ final class Dumps {
      * so the columns stay aligned.
      */
     static String address(String text) {
+        return addressOf(text);
+    }
+
+    /** True when {@code p} lies under an open dump's extraction (it is printed as {@code DUMP::...}). */
+    static boolean inDump(Path p) {
+        String s = p.toAbsolutePath().toString();
+        return !addressOf(s).equals(s);
+    }
+
+    private static String addressOf(String text) {
         List<Map.Entry<String, String>> labels = longestFirst;
         for (Map.Entry<String, String> e : labels) {
             String root = e.getKey();

@@ -166,7 +166,8 @@ public final class ExplainCommand implements Callable<Integer> {
             }
             if (r.outcome() == PartitionReport.Outcome.REFUSED && !output.quiet()) {
                 segtool.shell.render.LossText.print(out, segtool.analyzers.salvage.AtStake.survey(r,
-                        verdict.maxMessageSizeUpper + 256), r, "", width, verdict.flags(), verdict.recordFlags());
+                        verdict.maxMessageSizeUpper + 256), r, "", width, verdict.flags(), verdict.recordFlags(),
+                        Dumps.inDump(r.partition().directory()));
             }
         }
         out.flush();

@@ -135,6 +135,10 @@ class PrintedCommandsTest {
                 assertNotEquals(ExitCodes.USAGE, Cli.run(w.subList(1, w.size()).toArray()).exit(), w.toString());
             }
         }
+        // nothing changes a dump: no repair to paste, but where to run it (as doctor says)
+        assertTrue(explain.stream().noneMatch(w -> w.get(1).equals("repair")), explain.toString());
+        assertTrue(Cli.run("explain", address).out().contains("(a crash dump is read-only: extract it, and run "
+                + "repair --accept-loss"), "explain says where the repair runs");
         List<List<String>> doctor = printed(Cli.run("doctor", dump).out());
         assertTrue(doctor.stream().anyMatch(w -> w.get(1).equals("explain") && w.get(2).equals(address)),
                 doctor.toString());

@@ -27,8 +27,8 @@ public final class LossText {
      * that they judge the partition as this run did.
      */
     public static void print(PrintWriter w, AtStake s, PartitionReport r, String indent, int width, String verdict,
-                             String records) {
-        for (String line : lines(s, r, verdict, records)) {
+                             String records, boolean dump) {
+        for (String line : lines(s, r, verdict, records, dump)) {
             if (width <= 0 || line.stripLeading().startsWith("$ ")) {
                 w.println(indent + line);
                 continue;
@@ -59,8 +59,12 @@ public final class LossText {
         return "segment " + U64.str(s);
     }
 
-    /** The lines, without indentation (the commands carry {@code verdict} and {@code records}, as for print). */
-    public static List<String> lines(AtStake s, PartitionReport r, String verdict, String records) {
+    /**
+     * The lines, without indentation (the commands carry {@code verdict} and {@code records}, as for print). For a
+     * partition in a crash dump ({@code dump}), which nothing changes, the accept-loss repair is to be run on an
+     * extracted copy (salvage only reads, and is printed as it is).
+     */
+    public static List<String> lines(AtStake s, PartitionReport r, String verdict, String records, boolean dump) {
         List<String> out = new ArrayList<>();
         out.add("At stake:");
         List<OffsetRanges.Range> lost = new ArrayList<>();
@@ -90,14 +94,17 @@ public final class LossText {
         out.add("  1. Restore from a replica or a backup that holds " + (lost.isEmpty() ? "this partition"
                 : lostWords) + ": nothing is lost.");
         out.add("  2. Salvage, then accept the loss; salvage keeps every record that verifies:");
-        out.add("       $ segtool salvage " + ShellWords.quote(r.partition().directory()) + " -o OUT --format ndjson" + records);
+        out.add("       $ segtool salvage " + ShellWords.quote(r.partition().directory()) + " -o OUT --format ndjson"
+                + records);
         out.add("     The archive holds " + words(s.salvageable()) + " with their "
                 + "original bytes. " + cut(s) + " " + (lost.isEmpty() ? "Nothing else is lost" : "Lost for good: "
                 + lostWords) + ". After it the server may hand offsets above the last one it keeps out again "
                 + "to new messages; a producer can replay the archive's messages.ndjson under new offsets. segtool "
                 + "makes the cut, salvage archive first, quarantine and restore as for any repair (see "
                 + "docs/repair.md):");
-        out.add("       $ segtool repair " + ShellWords.quote(r.partition().directory()) + verdict
+        out.add(dump ? "       (a crash dump is read-only: extract it, and run repair --accept-loss --apply "
+                + "--salvage-to OUT on the copy, or on the node's data directory itself)"
+                : "       $ segtool repair " + ShellWords.quote(r.partition().directory()) + verdict
                 + " --accept-loss --apply --salvage-to OUT");
         out.add("  3. Leave it to the server: it refuses this partition at boot (" + r.refusal().variant() + ") and "
                 + "either moves all its files into a " + r.partition().directory().getFileName() + ".fenced.<n> "

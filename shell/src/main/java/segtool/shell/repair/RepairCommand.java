@@ -160,7 +160,7 @@ public final class RepairCommand implements Callable<Integer> {
                 } else if (o.status() == Repairer.Status.REFUSED && !output.quiet()) {
                     segtool.shell.render.LossText.print(out, segtool.analyzers.salvage.AtStake.survey(o.before(),
                             verdict.maxMessageSizeUpper + 256), o.before(), "  ", 0, verdict.flags(),
-                            verdict.recordFlags());
+                            verdict.recordFlags(), false);   // repair refuses a crash dump before judging
                 }
             }
             if (partitions.isEmpty()) {
