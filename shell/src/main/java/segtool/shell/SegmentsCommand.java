@@ -139,17 +139,18 @@ public final class SegmentsCommand implements Callable<Integer>, ReadCommand {
             boolean canonical = Files.exists(logPath);
             if (!canonical) {
                 // the server opens the canonical name only, so it sees an empty log: list it so, not an error
-                if (Files.isSymbolicLink(logPath)) {
-                    // a link to nothing reads as no file; one that cannot be followed (a loop) is an I/O error
+                boolean link = Files.isSymbolicLink(logPath);
+                if (link) {
+                    // a link to nothing reads as no file; one that cannot be followed (a loop) throws: an I/O error
                     try {
                         Files.readAttributes(logPath, java.nio.file.attribute.BasicFileAttributes.class);
                     } catch (java.nio.file.NoSuchFileException nothing) {
                         // the server's stat finds no file: an empty log
                     }
                 }
-                notes.add(Files.isSymbolicLink(logPath) ? logPath.getFileName() + " is a symlink to nothing: the "
-                        + "server reads it as an empty log" : "non-canonical .log name: the server reads "
-                        + logPath.getFileName() + ", which does not exist");
+                notes.add(link ? logPath.getFileName() + " is a symlink to nothing: the server reads it as an empty "
+                        + "log" : "non-canonical .log name: the server reads " + logPath.getFileName()
+                        + ", which does not exist");
                 rows.add(new Row(start, logPath.getFileName().toString(), false, 0, 0, 0, null, null,
                         new HeaderWalk.Summary(0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, 0, null), "-", notes));
                 continue;

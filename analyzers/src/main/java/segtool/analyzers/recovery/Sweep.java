@@ -7,6 +7,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -98,12 +99,21 @@ public final class Sweep {
     /** A link that leads to no file; a loop or another failure to follow it is not (it is an I/O error). */
     private static boolean dangles(Path link) {
         try {
-            Files.readAttributes(link, java.nio.file.attribute.BasicFileAttributes.class);
+            Files.readAttributes(link, BasicFileAttributes.class);
             return false;
         } catch (NoSuchFileException nothing) {
             return true;
         } catch (IOException other) {
             return false;
+        }
+    }
+
+    /** The entry's own attributes (a link's, not its target's); null when it cannot be read (gone, not yet there). */
+    private static BasicFileAttributes lstat(Path p) {
+        try {
+            return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+            return null;
         }
     }
 
@@ -158,11 +168,12 @@ public final class Sweep {
         for (Path p : names) {
             String name = p.getFileName().toString();
             String ext = SegmentFiles.extensionOf(name);
+            BasicFileAttributes entry = lstat(p);   // one lstat per entry: what it is, not what a link leads to
+            boolean realDirectory = entry != null && entry.isDirectory();
             if ((ext.equals("log") || ext.equals("index")) && !name.endsWith(SegmentFiles.STAGING)
-                    && Files.isSymbolicLink(p) && dangles(p)) {
+                    && entry != null && entry.isSymbolicLink() && dangles(p)) {
                 warnings.add(name + ": a symlink to " + target(p) + DANGLING);
             }
-            boolean realDirectory = Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS);
             if (name.endsWith(SegmentFiles.STAGING)) {
                 entries.add(new Entry(p, Kind.STAGING, !realDirectory, null));
                 if (!realDirectory) {
